@@ -1,0 +1,37 @@
+import type { ApiModel } from '../model/types.js';
+
+/** A file a target wants on disk. Paths are relative to the project root. */
+export interface OutputFile {
+  path: string;
+  contents: string;
+  /**
+   * `generated`: owned by the generator, rewritten when it differs.
+   * `scaffold`: written only when missing; an existing file is handed back to
+   * the target through `TargetContext.readExisting` and the target returns
+   * the merged contents (e.g. ts-morph updates of generated signatures).
+   */
+  ownership: 'generated' | 'scaffold';
+}
+
+export interface TargetContext {
+  model: ApiModel;
+  /** Absolute project root. */
+  root: string;
+  /** Directory generated files go to, relative to root (default `generated`). */
+  outDir: string;
+  /** Absolute path of the `templates/` folder. */
+  templatesDir: string;
+  /** The one-line command that regenerates the output, for banners and messages. */
+  command: string;
+  /** Contents of an existing file (relative to root), or undefined. */
+  readExisting(path: string): string | undefined;
+  /** Non-fatal findings (e.g. a handler whose operation left the spec). */
+  report(message: string): void;
+}
+
+export interface Target {
+  /** Name used by `--only`. */
+  name: string;
+  description: string;
+  generate(ctx: TargetContext): Promise<OutputFile[]> | OutputFile[];
+}
