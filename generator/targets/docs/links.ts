@@ -1,0 +1,11 @@
+import type { Operation } from '../../model/types.js';
+
+/** Where the docs pages live, relative to the docs folder. */
+export const REFERENCE_DIR = 'reference';
+export const CHANGELOG_FILE = 'changelog.md';
+export const INDEX_FILE = 'index.md';
+export const REDOC_FILE = 'index.html';
+
+export function referenceLink(operation: Operation): string {
+  return `${REFERENCE_DIR}/${operation.names.file}.md`;
+}

@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The local `redocly` executable, found through the installed package so no shell or PATH lookup is involved. */
+function redoclyBin(root: string): string {
+  const require = createRequire(join(root, 'package.json'));
+  const manifestPath = require.resolve('@redocly/cli/package.json');
+  const manifest = require(manifestPath) as { bin: string | Record<string, string> };
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.redocly;
+  if (bin === undefined) throw new Error('@redocly/cli declares no redocly executable');
+  return join(dirname(manifestPath), bin);
+}
+
+/**
+ * Runs Redocly `build-docs` on the root spec file (it bundles the split
+ * document itself) into a temporary folder and returns the page. Run from the
+ * project root so `redocly.yaml` applies; telemetry and update checks are off
+ * so the run needs no network. The page loads Redoc's script from Redocly's
+ * CDN but is prerendered, so it reads without it.
+ */
+export async function buildRedocHtml(root: string, specFile: string, title: string): Promise<string> {
+  const outDir = await mkdtemp(join(tmpdir(), 'teamchat-redoc-'));
+  const outFile = join(outDir, 'index.html');
+  try {
+    await run(
+      process.execPath,
+      [redoclyBin(root), 'build-docs', specFile, '--output', outFile, '--title', title, '--lint-config', 'off'],
+      {
+        cwd: root,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+    return await readFile(outFile, 'utf8');
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`redocly build-docs failed for ${specFile}${stderr ? `:\n${stderr}` : ''}`, { cause: error });
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+/** Puts the banner after the doctype (a comment before it is legal but unusual) and fixes line endings. */
+export function withBanner(html: string, banner: string): string {
+  const normalised = html.replace(/\r\n?/g, '\n');
+  const doctype = /^<!DOCTYPE html>\n?/i.exec(normalised);
+  const head = doctype ? doctype[0].replace(/\n?$/, '\n') : '';
+  const rest = normalised.slice(doctype ? doctype[0].length : 0);
+  return `${head}${banner}\n${rest.trimEnd()}\n`;
+}

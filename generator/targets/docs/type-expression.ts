@@ -1,0 +1,58 @@
+import type { Schema } from '../../model/types.js';
+
+/**
+ * The type of a schema as the docs print it: TypeScript-like (`integer`,
+ * `string[]`, `integer | null`, `"add" | "remove"`, `GroupSettingValue`),
+ * with JSON Schema's `integer` kept so readers see the wire type.
+ */
+export function typeExpression(schema: Schema): string {
+  if (schema.refName !== undefined && schema.kind !== 'ref') return schema.refName;
+  switch (schema.kind) {
+    case 'ref':
+      return schema.name;
+    case 'string':
+      if (schema.const !== undefined) return JSON.stringify(schema.const);
+      if (schema.enum !== undefined) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
+      return schema.format === 'binary' ? 'file' : 'string';
+    case 'integer':
+      if (schema.const !== undefined) return String(schema.const);
+      if (schema.enum !== undefined) return schema.enum.map(String).join(' | ');
+      return 'integer';
+    case 'boolean':
+      return schema.const !== undefined ? String(schema.const) : 'boolean';
+    case 'number':
+    case 'null':
+    case 'any':
+      return schema.kind;
+    case 'array':
+      return arrayExpression(schema.items, schema.prefixItems);
+    case 'object':
+      if (typeof schema.additionalProperties === 'object' && schema.properties.length === 0) {
+        return `Record<string, ${typeExpression(schema.additionalProperties)}>`;
+      }
+      return 'object';
+    case 'union':
+      return schema.variants.map(typeExpression).join(' | ');
+  }
+}
+
+function arrayExpression(items: Schema | undefined, prefixItems: Schema[] | undefined): string {
+  if (prefixItems !== undefined) {
+    const positions = prefixItems.map(typeExpression);
+    if (items !== undefined) positions.push(`...${elementExpression(items)}[]`);
+    return `[${positions.join(', ')}]`;
+  }
+  return items === undefined ? 'any[]' : `${elementExpression(items)}[]`;
+}
+
+/** An element type, parenthesised when `[]` would otherwise bind to its last variant. */
+function elementExpression(items: Schema): string {
+  const text = typeExpression(items);
+  return text.includes(' | ') && !text.startsWith('[') ? `(${text})` : text;
+}
+
+/** Whether a value of this schema may be `null`. */
+export function isNullable(schema: Schema): boolean {
+  if (schema.kind === 'null') return true;
+  return schema.kind === 'union' && schema.variants.some(isNullable);
+}
