@@ -1,0 +1,44 @@
+import type { ArraySchema } from '../../../model/types.js';
+import { appendExpr, appendText, ifBlock, indent } from '../code.js';
+import { KIND_NOUN } from '../describe.js';
+import { emitCheck, guarded, type CheckArgs } from './dispatch.js';
+
+function items(n: number): string {
+  return `${n} item${n === 1 ? '' : 's'}`;
+}
+
+export function checkArray(args: CheckArgs<ArraySchema>): string[] {
+  const { schema, value, sink, path, scope } = args;
+  const rest: string[] = [];
+  if (schema.minItems !== undefined && schema.minItems > 0) {
+    rest.push(...ifBlock(`${value}.length < ${schema.minItems}`, sink.fail('minItems', path, `must have at least ${items(schema.minItems)}`)));
+  }
+  if (schema.maxItems !== undefined) {
+    rest.push(...ifBlock(`${value}.length > ${schema.maxItems}`, sink.fail('maxItems', path, `must have at most ${items(schema.maxItems)}`)));
+  }
+  const prefix = schema.prefixItems ?? [];
+  prefix.forEach((itemSchema, index) => {
+    const element = scope.next('x');
+    const check = emitCheck({ ...args, schema: itemSchema, value: element, path: appendText(path, `[${index}]`), typeKnown: false });
+    if (check.length > 0) {
+      rest.push(...ifBlock(`${value}.length > ${index}`, [`const ${element}: unknown = ${value}[${index}];`, ...check]));
+    }
+  });
+  if (schema.items !== undefined) {
+    const i = scope.next('i');
+    const element = scope.next('x');
+    const elementPath = appendText(appendExpr(appendText(path, '['), i), ']');
+    const check = emitCheck({ ...args, schema: schema.items, value: element, path: elementPath, typeKnown: false });
+    if (check.length > 0) {
+      rest.push(
+        `for (let ${i} = ${prefix.length}; ${i} < ${value}.length; ${i}++) {`,
+        ...indent([`const ${element}: unknown = ${value}[${i}];`, ...check]),
+        '}',
+      );
+    }
+  } else if (schema.prefixItems !== undefined) {
+    // A tuple without `items` allows nothing after its positions.
+    rest.push(...ifBlock(`${value}.length > ${prefix.length}`, sink.fail('items', path, `must have at most ${items(prefix.length)}`)));
+  }
+  return guarded(args, `Array.isArray(${value})`, undefined, KIND_NOUN.array, rest);
+}

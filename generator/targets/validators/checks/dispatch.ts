@@ -1,0 +1,114 @@
+import type { Schema } from '../../../model/types.js';
+import { ifBlock, type PathPart } from '../code.js';
+import type { EmitContext, Scope } from '../context.js';
+import type { Sink } from '../sink.js';
+import { checkAny } from './any.js';
+import { checkArray } from './array.js';
+import { checkBoolean } from './boolean.js';
+import { checkInteger, checkNumber } from './number.js';
+import { checkNull } from './null.js';
+import { checkObject } from './object.js';
+import { checkRef } from './ref.js';
+import { checkString } from './string.js';
+import { checkUnion } from './union.js';
+
+export interface CheckArgs<S extends Schema = Schema> {
+  schema: S;
+  /** An identifier holding the value to check. */
+  value: string;
+  path: PathPart[];
+  sink: Sink;
+  ctx: EmitContext;
+  scope: Scope;
+  /**
+   * What enclosing code already established: `true` the value's JavaScript
+   * type class (`typeof`), `'exact'` its full type (e.g. a decoded integer).
+   */
+  typeKnown: boolean | 'exact';
+}
+
+/** Statements that check `args.value` against `args.schema`: only the keywords present. */
+export function emitCheck(args: CheckArgs): string[] {
+  const { schema } = args;
+  switch (schema.kind) {
+    case 'string':
+      return checkString({ ...args, schema });
+    case 'integer':
+      return checkInteger({ ...args, schema });
+    case 'number':
+      return checkNumber({ ...args, schema });
+    case 'boolean':
+      return checkBoolean({ ...args, schema });
+    case 'null':
+      return checkNull({ ...args, schema });
+    case 'array':
+      return checkArray({ ...args, schema });
+    case 'object':
+      return checkObject({ ...args, schema });
+    case 'union':
+      return checkUnion({ ...args, schema });
+    case 'ref':
+      return checkRef({ ...args, schema });
+    case 'any':
+      return checkAny({ ...args, schema });
+  }
+}
+
+/** JavaScript type classes that a `typeof`-style guard tells apart. */
+export type TypeClass = 'string' | 'number' | 'boolean' | 'null' | 'array' | 'object';
+
+export function typeClassOf(schema: Schema, ctx: EmitContext): TypeClass | undefined {
+  const resolved = ctx.resolve(schema);
+  switch (resolved.kind) {
+    case 'integer':
+    case 'number':
+      return 'number';
+    case 'string':
+    case 'boolean':
+    case 'null':
+    case 'array':
+    case 'object':
+      return resolved.kind;
+    default:
+      return undefined;
+  }
+}
+
+export function classGuard(typeClass: TypeClass, value: string): string {
+  switch (typeClass) {
+    case 'null':
+      return `${value} === null`;
+    case 'array':
+      return `Array.isArray(${value})`;
+    case 'object':
+      return `typeof ${value} === "object" && ${value} !== null && !Array.isArray(${value})`;
+    default:
+      return `typeof ${value} === "${typeClass}"`;
+  }
+}
+
+/**
+ * The type check, then `rest` (keyword checks) once the type holds. `guard`
+ * is the full type test; `knownGuard` what remains of it when the class is
+ * already known (e.g. `Number.isInteger(v)` for integers), if anything.
+ */
+export function guarded(
+  args: CheckArgs,
+  guard: string,
+  knownGuard: string | undefined,
+  noun: string,
+  rest: string[],
+): string[] {
+  const test = args.typeKnown === 'exact' ? undefined : args.typeKnown ? knownGuard : guard;
+  if (test === undefined) return rest;
+  const failure = args.sink.fail('type', args.path, `must be ${noun}`);
+  return ifBlock(negate(test), failure, rest);
+}
+
+/** The negation of a guard, written the way a person would. */
+function negate(test: string): string {
+  const simple = /^(typeof \S+|\S+) === (\S+)$/.exec(test);
+  if (simple !== null) return `${simple[1]} !== ${simple[2]}`;
+  if (/^[A-Za-z.]+\([A-Za-z0-9]+\)$/.test(test)) return `!${test}`;
+  return `!(${test})`;
+}

@@ -1,0 +1,41 @@
+import type { StringSchema } from '../../../model/types.js';
+import { ifBlock, literal } from '../code.js';
+import { KIND_NOUN } from '../describe.js';
+import { enumMiss, patternConstant } from './constants.js';
+import { guarded, type CheckArgs } from './dispatch.js';
+
+export function checkString(args: CheckArgs<StringSchema>): string[] {
+  const { schema, value, sink, path, ctx } = args;
+  const rest: string[] = [];
+  if (schema.const !== undefined) {
+    rest.push(...ifBlock(`${value} !== ${literal(schema.const)}`, sink.fail('const', path, `must be ${literal(schema.const)}`)));
+  }
+  if (schema.enum !== undefined) {
+    const list = schema.enum.map((v) => literal(v)).join(', ');
+    rest.push(...ifBlock(enumMiss(value, schema.enum, ctx), sink.fail('enum', path, `must be one of ${list}`)));
+  }
+  // Limits count code points; UTF-16 length bounds them (cp <= length <= 2 cp), so counting is rarely needed.
+  if (schema.minLength !== undefined && schema.minLength > 0) {
+    const min = schema.minLength;
+    rest.push(
+      ...ifBlock(
+        `${value}.length < ${2 * min} && codePointLength(${value}) < ${min}`,
+        sink.fail('minLength', path, `must be at least ${min} character${min === 1 ? '' : 's'}`),
+      ),
+    );
+  }
+  if (schema.maxLength !== undefined) {
+    const max = schema.maxLength;
+    rest.push(
+      ...ifBlock(
+        `${value}.length > ${max} && codePointLength(${value}) > ${max}`,
+        sink.fail('maxLength', path, `must be at most ${max} character${max === 1 ? '' : 's'}`),
+      ),
+    );
+  }
+  if (schema.pattern !== undefined) {
+    const regex = patternConstant(schema.pattern, ctx);
+    rest.push(...ifBlock(`!${regex}.test(${value})`, sink.fail('pattern', path, `must match the pattern ${literal(schema.pattern)}`)));
+  }
+  return guarded(args, `typeof ${value} === "string"`, undefined, KIND_NOUN.string, rest);
+}

@@ -1,0 +1,96 @@
+import type { Schema, UnionSchema } from '../../../model/types.js';
+import { appendText, ifBlock, indent, isInheritedName, literal, propertySegment } from '../code.js';
+import { describe } from '../describe.js';
+import { classGuard, emitCheck, guarded, typeClassOf, type CheckArgs, type TypeClass } from './dispatch.js';
+
+/**
+ * Unions, in the cheapest form that keeps "first variant that matches":
+ * - with a discriminator: a switch on the discriminating property;
+ * - variants of distinct JavaScript types (`string | null`, `integer | integer[]`):
+ *   a type test picks the only variant that can match, checked inline;
+ * - otherwise each variant is tried in order through its own function.
+ */
+export function checkUnion(args: CheckArgs<UnionSchema>): string[] {
+  const { schema, ctx } = args;
+  if (schema.discriminator !== undefined) {
+    const cases = discriminatorCases(schema, args);
+    if (cases !== undefined) return discriminated(args, schema.discriminator.propertyName, cases);
+  }
+  const classes = schema.variants.map((v) => typeClassOf(v, ctx));
+  if (classes.every((c) => c !== undefined) && new Set(classes).size === classes.length) {
+    return byType(args, classes as TypeClass[]);
+  }
+  return inOrder(args);
+}
+
+function unionMessage(args: CheckArgs<UnionSchema>): string {
+  return `must be ${describe(args.schema, args.ctx)}`;
+}
+
+function byType(args: CheckArgs<UnionSchema>, classes: TypeClass[]): string[] {
+  const { schema, value, sink, path } = args;
+  let chain = sink.fail('union', path, unionMessage(args));
+  for (let index = schema.variants.length - 1; index >= 0; index--) {
+    const variant = schema.variants[index]!;
+    const emitted = emitCheck({ ...args, schema: variant, typeKnown: true });
+    const check = emitted.length > 0 ? emitted : ['// Every value of this type matches.'];
+    chain = ifBlock(classGuard(classes[index]!, value), check, chain);
+  }
+  return chain;
+}
+
+function inOrder(args: CheckArgs<UnionSchema>): string[] {
+  const { schema, value, sink, path, ctx } = args;
+  const fns = schema.variants.map((variant, index) =>
+    variant.kind === 'ref'
+      ? ctx.schemaFunction(variant.name)
+      : ctx.variantFunction(variant, `Variant ${index + 1} of ${describe(schema, ctx)}.`),
+  );
+  const list = ctx.constant('VARIANTS', `[${fns.join(', ')}]`);
+  return ifBlock(`!matchesAny(${list}, ${value}, ${sink.strict})`, sink.fail('union', path, unionMessage(args)));
+}
+
+/** Discriminator value to variant, or undefined when the mapping names no variant. */
+function discriminatorCases(schema: UnionSchema, args: CheckArgs<UnionSchema>): [string, Schema][] | undefined {
+  const { discriminator } = schema;
+  if (discriminator === undefined) return undefined;
+  const cases: [string, Schema][] = [];
+  for (const [tag, target] of Object.entries(discriminator.mapping).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const targetName = target.slice(target.lastIndexOf('/') + 1).replace(/\.yaml$/, '');
+    const variant = schema.variants.find((v) => (v.kind === 'ref' ? v.name : v.refName) === targetName);
+    if (variant === undefined) return undefined;
+    cases.push([tag, variant]);
+  }
+  if (cases.length > 0) return cases;
+  // No mapping: each variant pins the property with a `const`.
+  for (const variant of schema.variants) {
+    const resolved = args.ctx.resolve(variant);
+    const property = resolved.kind === 'object' ? resolved.properties.find((p) => p.name === discriminator.propertyName) : undefined;
+    const pinned = property === undefined ? undefined : args.ctx.resolve(property.schema);
+    if (pinned?.kind !== 'string' || pinned.const === undefined) return undefined;
+    cases.push([pinned.const, variant]);
+  }
+  return cases;
+}
+
+function discriminated(args: CheckArgs<UnionSchema>, propertyName: string, cases: [string, Schema][]): string[] {
+  const { value, sink, path, scope } = args;
+  const record = scope.next('o');
+  const tag = scope.next('d');
+  const key = literal(propertyName);
+  const read = isInheritedName(propertyName)
+    ? `Object.hasOwn(${record}, ${key}) ? ${record}[${key}] : undefined`
+    : `${record}[${key}]`;
+  const body = [`const ${record} = ${value} as Record<string, unknown>;`, `const ${tag} = ${read};`, `switch (${tag}) {`];
+  for (const [tagValue, variant] of cases) {
+    body.push(`  case ${literal(tagValue)}: {`, ...indent(emitCheck({ ...args, schema: variant, typeKnown: true }), 2), '    break;', '  }');
+  }
+  const allowed = cases.map(([t]) => literal(t)).join(', ');
+  body.push(
+    '  default: {',
+    ...indent(sink.fail('discriminator', appendText(path, propertySegment(propertyName)), `must be one of ${allowed}`), 2),
+    '  }',
+    '}',
+  );
+  return guarded(args, classGuard('object', value), undefined, 'an object', body);
+}

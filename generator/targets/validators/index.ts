@@ -1,0 +1,100 @@
+import type { ApiModel } from '../../model/types.js';
+import type { OutputFile, Target, TargetContext } from '../types.js';
+import { commentText, indent, literal } from './code.js';
+import { EmitContext } from './context.js';
+import { decoderBody } from './decoders.js';
+import { buildCheckBody, errorBodyCheck, responseFunction } from './functions.js';
+import { loadTemplates } from './templates.js';
+
+/** Runtime helpers the generated module may call; only those it uses are imported. */
+const RUNTIME_HELPERS = [
+  'INVALID_JSON',
+  'codePointLength',
+  'invalid',
+  'invalidFrom',
+  'invalidJson',
+  'keySegment',
+  'lookup',
+  'matchesAny',
+  'missing',
+  'parseInteger',
+  'parseJson',
+  'parseNumber',
+  'prefixFailures',
+  'repeated',
+  'repeatedElements',
+  'singleFile',
+  'unsupportedParameters',
+  'validateWith',
+  'wrongFileCount',
+];
+
+const ERROR_FUNCTION = 'errorBody';
+
+export interface ValidatorsSource {
+  validators: string;
+  runtime: string;
+}
+
+/** Both generated modules as text, from the model alone. */
+export function renderValidators(model: ApiModel, templatesDir: string, command: string): ValidatorsSource {
+  const ctx = new EmitContext(model, buildCheckBody);
+  const responseBodies: { name: string; comment: string; body: string[] }[] = [];
+
+  const operations = model.operations.map((operation) => {
+    const where = commentText(`${operation.method.toUpperCase()} ${model.basePath}${operation.path}`);
+    const decoder = decoderBody(operation, ctx);
+    const response = responseFunction(operation, ctx);
+    if (response.body !== undefined) {
+      responseBodies.push({ name: response.name, comment: `Success body of ${where}.`, body: response.body });
+    }
+    return {
+      id: commentText(operation.id),
+      camel: operation.names.camel,
+      pascal: operation.names.pascal,
+      method: operation.method.toUpperCase(),
+      path: commentText(`${model.basePath}${operation.path}`),
+      decoderBody: indent(decoder).join('\n'),
+      responseFunction: response.name,
+    };
+  });
+
+  const errorBody = errorBodyCheck(ctx);
+
+  const functions = [
+    ...ctx.functions(),
+    ...responseBodies,
+    { name: ERROR_FUNCTION, comment: 'Any error body, by its code.', body: errorBody },
+  ].map((fn) => ({ name: fn.name, comment: fn.comment, body: indent(fn.body).join('\n') }));
+
+  const code = [ctx.constants.join('\n'), ...functions.map((f) => f.body), ...operations.map((o) => o.decoderBody)].join('\n');
+  const view = {
+    title: commentText(model.title),
+    version: commentText(model.version),
+    command: commentText(command),
+    typeImports: model.operations.map((o) => `${o.names.pascal}Params`),
+    runtimeTypes: ['CheckFunction', 'Decoded', 'Failure', 'Issue', 'RawRequest', 'ValidateOptions']
+      .filter((name) => name !== 'CheckFunction' || /\bCheckFunction\b/.test(code))
+      .join(', '),
+    runtimeImports: RUNTIME_HELPERS.filter((name) => name === 'validateWith' || new RegExp(`\\b${name}\\b`).test(code)),
+    constants: ctx.constants,
+    functions,
+    operations,
+    operationNames: model.operations.map((o) => literal(o.names.camel)),
+    errorFunction: ERROR_FUNCTION,
+  };
+  const templates = loadTemplates(templatesDir);
+  return { validators: templates.validators(view), runtime: templates.runtime(view) };
+}
+
+export const target: Target = {
+  name: 'validators',
+  description: 'request decoders and response validators (generated straight-line checks)',
+  generate(ctx: TargetContext): OutputFile[] {
+    const source = renderValidators(ctx.model, ctx.templatesDir, ctx.command);
+    return [
+      { path: `${ctx.outDir}/validators.ts`, contents: source.validators, ownership: 'generated' },
+      { path: `${ctx.outDir}/validators-runtime.ts`, contents: source.runtime, ownership: 'generated' },
+    ];
+  },
+};

@@ -1,0 +1,59 @@
+import { literal, pathExpression, type PathPart } from './code.js';
+import type { Scope } from './context.js';
+
+/**
+ * What a failed check does. Check functions (response validators, named
+ * schemas) collect failures into `out` and stop unless `all`; decoders return
+ * a BAD_REQUEST result for the parameter at the first failure.
+ */
+export interface Sink {
+  /** Statements run when a check fails; they return when the check must stop. */
+  fail(rule: string, path: PathPart[], message: string): string[];
+  /** Statements that run check function `fn` on `value` found at `path`. */
+  call(fn: string, value: string, path: PathPart[], scope: Scope): string[];
+  /** Expression for strict mode (unknown properties reported). */
+  strict: string;
+}
+
+export const collectSink: Sink = {
+  fail(rule, path, message) {
+    return [
+      `out.push({ path: ${pathExpression(path)}, message: ${literal(message)}, rule: ${literal(rule)} });`,
+      'if (!all) return;',
+    ];
+  },
+  call(fn, value, path, scope) {
+    const mark = scope.next('n');
+    const after =
+      path.length === 0
+        ? ['if (!all) return;']
+        : [`prefixFailures(out, ${mark}, ${pathExpression(path)});`, 'if (!all) return;'];
+    return [
+      `const ${mark} = out.length;`,
+      `${fn}(${value}, out, all, strict);`,
+      `if (out.length !== ${mark}) {`,
+      ...after.map((line) => `  ${line}`),
+      '}',
+    ];
+  },
+  strict: 'strict',
+};
+
+/** The sink of one decoder parameter: every failure becomes its BAD_REQUEST result. */
+export function decodeSink(parameter: string): Sink {
+  const name = literal(parameter);
+  return {
+    fail(rule, path, message) {
+      return [`return invalid(${name}, ${literal(rule)}, ${pathExpression(path)}, ${literal(message)});`];
+    },
+    call(fn, value, path, scope) {
+      const found = scope.next('f');
+      return [
+        `const ${found}: Failure[] = [];`,
+        `${fn}(${value}, ${found}, false, false);`,
+        `if (${found}.length !== 0) return invalidFrom(${name}, ${found}[0]!, ${pathExpression(path)});`,
+      ];
+    },
+    strict: 'false',
+  };
+}

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Handlebars from 'handlebars';
+
+export interface Templates {
+  validators: Handlebars.TemplateDelegate;
+  runtime: Handlebars.TemplateDelegate;
+}
+
+const compiled = new Map<string, Templates>();
+
+/** The target's templates, compiled once per templates folder. */
+export function loadTemplates(templatesDir: string): Templates {
+  let templates = compiled.get(templatesDir);
+  if (templates === undefined) {
+    const compile = (file: string) =>
+      Handlebars.compile(readFileSync(join(templatesDir, 'validators', file), 'utf8'), { noEscape: true, strict: true });
+    templates = { validators: compile('validators.ts.hbs'), runtime: compile('validators-runtime.ts.hbs') };
+    compiled.set(templatesDir, templates);
+  }
+  return templates;
+}
