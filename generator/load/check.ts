@@ -1,0 +1,73 @@
+/**
+ * Checks over the whole bundled document that do not belong to any one
+ * model construct: unique operationIds and the shapes of our extensions,
+ * wherever they appear.
+ */
+import { SpecError } from './errors.js';
+import type { SourceMap } from './source-map.js';
+import { isRecord, walkDocument } from './walk.js';
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace'];
+
+type Check = (value: unknown) => string | undefined;
+
+const isLevel = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
+
+/** Our extensions and what their values must look like. */
+const EXTENSIONS: Record<string, Check> = {
+  'x-feature-level': (v) => (isLevel(v) ? undefined : 'must be a non-negative integer'),
+  'x-changes': (v) => {
+    if (!Array.isArray(v)) return 'must be a list of {level, change}';
+    for (const [i, item] of v.entries()) {
+      if (!isRecord(item) || !isLevel(item.level) || typeof item.change !== 'string') {
+        return `item ${i} must be {level: <non-negative integer>, change: <text>}`;
+      }
+      const extra = Object.keys(item).filter((k) => k !== 'level' && k !== 'change');
+      if (extra.length > 0) return `item ${i} has unknown key \`${extra[0]}\``;
+    }
+    return undefined;
+  },
+  'x-unspecified': (v) => (typeof v === 'string' && v.trim() !== '' ? undefined : 'must be non-empty text'),
+  'x-error-code': (v) => (typeof v === 'string' && /^[A-Z][A-Z0-9_]*$/.test(v) ? undefined : 'must be an UPPER_SNAKE_CASE code'),
+  'x-http-status': (v) => (Number.isInteger(v) && (v as number) >= 400 && (v as number) <= 599 ? undefined : 'must be an HTTP error status (400-599)'),
+};
+
+export function checkDocument(document: Record<string, unknown>, sources: SourceMap): void {
+  walkDocument(document, {
+    keywords(node) {
+      for (const [key, check] of Object.entries(EXTENSIONS)) {
+        if (!(key in node)) continue;
+        const problem = check(node[key]);
+        if (problem) fail(sources, node, key, `\`${key}\` ${problem}`);
+      }
+    },
+  });
+  checkOperationIds(document, sources);
+}
+
+function checkOperationIds(document: Record<string, unknown>, sources: SourceMap): void {
+  const first = new Map<string, object>();
+  const paths = isRecord(document.paths) ? document.paths : {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isRecord(item)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isRecord(operation)) continue;
+      const id = operation.operationId;
+      if (typeof id !== 'string' || id === '') {
+        fail(sources, operation, undefined, `${method.toUpperCase()} ${path} has no operationId`);
+      }
+      const earlier = first.get(id);
+      if (earlier) {
+        const at = sources.locate(earlier, 'operationId');
+        fail(sources, operation, 'operationId', `duplicate operationId \`${id}\` (first used at ${at.file}${at.line ? `:${at.line}` : ''})`);
+      }
+      first.set(id, operation);
+    }
+  }
+}
+
+function fail(sources: SourceMap, node: object, key: string | undefined, message: string): never {
+  const at = sources.locate(node, key);
+  throw new SpecError(at.file, at.line, message);
+}

@@ -1,0 +1,116 @@
+/**
+ * Maps nodes of the bundled document back to the file and line they came
+ * from. The bundler keeps the identity of the objects it parsed from each
+ * file, so a walk over every parsed file gives object -> (file, pointer); the
+ * line then comes from the file's YAML syntax tree.
+ */
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { isMap, isNode, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import type { SourceLocation } from '../model/types.js';
+
+export interface NodeOrigin {
+  /** Absolute path of the file. */
+  absolute: string;
+  /** Keys from the file's root to the node. */
+  path: string[];
+}
+
+interface ParsedFile {
+  doc: ReturnType<typeof parseDocument>;
+  lines: LineCounter;
+}
+
+export class SourceMap {
+  private readonly origins = new WeakMap<object, NodeOrigin>();
+  private readonly files = new Map<string, ParsedFile | null>();
+
+  constructor(private readonly root: string) {}
+
+  /** Records every object of one parsed file; the first file to claim an object keeps it. */
+  addFile(absolute: string, parsed: unknown): void {
+    const visit = (node: unknown, path: string[]): void => {
+      if (node === null || typeof node !== 'object' || this.origins.has(node)) return;
+      this.origins.set(node, { absolute, path });
+      for (const [key, child] of Object.entries(node)) visit(child, [...path, key]);
+    };
+    visit(parsed, []);
+  }
+
+  origin(node: unknown): NodeOrigin | undefined {
+    return node !== null && typeof node === 'object' ? this.origins.get(node) : undefined;
+  }
+
+  /** Where a node of the bundled document was written; `key` points at one of its keys. */
+  locate(node: unknown, key?: string, fallback?: SourceLocation): SourceLocation {
+    const origin = this.origin(node);
+    if (!origin) return fallback ?? { file: this.relativePath(this.root) };
+    return this.locatePath(origin.absolute, key === undefined ? origin.path : [...origin.path, key]);
+  }
+
+  /** The line of the deepest key of `path` that exists in the file. */
+  locatePath(absolute: string, path: readonly string[]): SourceLocation {
+    const file = this.relativePath(absolute);
+    const parsed = this.parse(absolute);
+    if (!parsed) return { file };
+    const { offset } = descend(parsed.doc.contents, path);
+    return offset === undefined ? { file } : { file, line: parsed.lines.linePos(offset).line };
+  }
+
+  /** The plain value at `path` in a file, as written. */
+  valueAt(absolute: string, path: readonly string[]): unknown {
+    const parsed = this.parse(absolute);
+    if (!parsed) return undefined;
+    const { node, complete } = descend(parsed.doc.contents, path);
+    return complete ? (isNode(node) ? node.toJSON() : node) : undefined;
+  }
+
+  /** The first YAML syntax error of a file, if any. */
+  syntaxError(absolute: string): { line?: number; message: string } | undefined {
+    const parsed = this.parse(absolute);
+    const error = parsed?.doc.errors[0];
+    if (!parsed || !error) return undefined;
+    const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    return { line: parsed.lines.linePos(error.pos[0]).line, message };
+  }
+
+  relativePath(absolute: string): string {
+    return relative(this.root, absolute).split('\\').join('/');
+  }
+
+  private parse(absolute: string): ParsedFile | null {
+    let parsed = this.files.get(absolute);
+    if (parsed === undefined) {
+      try {
+        const lines = new LineCounter();
+        parsed = { doc: parseDocument(readFileSync(absolute, 'utf8'), { lineCounter: lines }), lines };
+      } catch {
+        parsed = null;
+      }
+      this.files.set(absolute, parsed);
+    }
+    return parsed;
+  }
+}
+
+/** Follows `path` down a YAML tree as far as it exists, noting the offset of the last key reached. */
+function descend(start: unknown, path: readonly string[]): { node: unknown; offset?: number; complete: boolean } {
+  let node = start;
+  let offset: number | undefined = (node as YamlNode | null)?.range?.[0];
+  for (const segment of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => String((item.key as { value?: unknown } | null)?.value ?? item.key) === segment);
+      if (!pair) return { node, offset, complete: false };
+      offset = (pair.key as YamlNode | null)?.range?.[0] ?? offset;
+      node = pair.value;
+    } else if (isSeq(node)) {
+      const item = node.items[Number(segment)] as YamlNode | undefined;
+      if (!item) return { node, offset, complete: false };
+      offset = item.range?.[0] ?? offset;
+      node = item;
+    } else {
+      return { node, offset, complete: false };
+    }
+  }
+  return { node, offset, complete: true };
+}

@@ -1,0 +1,57 @@
+/**
+ * A walk over an OpenAPI document that knows which objects hold keywords
+ * (`type`, `x-changes`, ...) and which map user-chosen names to objects
+ * (`paths`, `properties`, ...), and that never descends into data (example
+ * values, defaults, enums, consts), whose keys mean nothing to the spec.
+ */
+
+/** Keys whose value is a map from user-chosen names to structural objects. */
+const NAME_MAPS = new Set([
+  'paths', 'schemas', 'responses', 'parameters', 'examples', 'requestBodies', 'headers',
+  'securitySchemes', 'links', 'callbacks', 'pathItems', 'properties', 'encoding', 'content',
+  'variables', 'mapping', '$defs', 'patternProperties', 'dependentSchemas', 'webhooks',
+]);
+
+/** Keys whose value is data, taken as written. */
+const DATA = new Set(['value', 'example', 'default', 'const', 'enum']);
+
+export interface WalkVisitor {
+  /** An object whose keys are keywords. */
+  keywords?(node: Record<string, unknown>): void;
+  /** A map from names to objects; `parentKey` is the keyword holding it (`properties`, `paths`, ...). */
+  names?(node: Record<string, unknown>, parentKey: string): void;
+}
+
+export function walkDocument(document: unknown, visitor: WalkVisitor): void {
+  const seen = new WeakSet<object>();
+
+  const visitKeywords = (node: unknown): void => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      node.forEach(visitKeywords);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    visitor.keywords?.(record);
+    for (const [key, value] of Object.entries(record)) {
+      if (DATA.has(key) || key.startsWith('x-')) continue;
+      if (key === 'examples' && Array.isArray(value)) continue;
+      if (NAME_MAPS.has(key) && isRecord(value)) visitNames(value, key);
+      else visitKeywords(value);
+    }
+  };
+
+  const visitNames = (node: Record<string, unknown>, parentKey: string): void => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    visitor.names?.(node, parentKey);
+    for (const value of Object.values(node)) visitKeywords(value);
+  };
+
+  visitKeywords(document);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,69 @@
+/** What every model builder needs: the document, `$ref` resolution, and located failures. */
+import { SpecError } from '../load/errors.js';
+import type { SourceMap } from '../load/source-map.js';
+import { isRecord } from '../load/walk.js';
+import type { SourceLocation } from './types.js';
+
+export type RawNode = Record<string, unknown>;
+
+export class BuildContext {
+  constructor(
+    readonly document: RawNode,
+    readonly sources: SourceMap,
+  ) {}
+
+  /** Follows internal `$ref`s (the bundler made every ref internal) to the node they name. */
+  deref(node: unknown): unknown {
+    const seen = new Set<unknown>();
+    let current = node;
+    while (isRecord(current) && typeof current.$ref === 'string') {
+      if (seen.has(current)) this.fail(node, '$ref', 'circular $ref');
+      seen.add(current);
+      current = this.pointer(current, current.$ref);
+    }
+    return current;
+  }
+
+  /** The node a `#/...` pointer names. */
+  pointer(from: unknown, ref: string): unknown {
+    if (!ref.startsWith('#/')) this.fail(from, '$ref', `unsupported $ref \`${ref}\``);
+    let node: unknown = this.document;
+    for (const raw of ref.slice(2).split('/')) {
+      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
+      if (node === undefined) this.fail(from, '$ref', `cannot resolve $ref \`${ref}\``);
+    }
+    return node;
+  }
+
+  locate(node: unknown, key?: string): SourceLocation {
+    return this.sources.locate(node, key);
+  }
+
+  fail(node: unknown, key: string | undefined, message: string): never {
+    const at = this.locate(node, key);
+    throw new SpecError(at.file, at.line, message);
+  }
+
+  /** `node[key]` as a record (after `$ref`s), or a located failure saying what was expected. */
+  record(node: RawNode, key: string, what: string): RawNode {
+    const value = this.deref(node[key]);
+    if (!isRecord(value)) this.fail(node, key, `\`${key}\` must be ${what}`);
+    return value;
+  }
+
+  text(node: RawNode, key: string): string {
+    const value = node[key];
+    if (value === undefined) return '';
+    if (typeof value !== 'string') this.fail(node, key, `\`${key}\` must be text`);
+    return value;
+  }
+}
+
+/** The component name a `#/components/<group>/<Name>` ref points to, if it is one. */
+export function componentName(ref: string, group: string): string | undefined {
+  const prefix = `#/components/${group}/`;
+  if (!ref.startsWith(prefix)) return undefined;
+  const rest = ref.slice(prefix.length);
+  return rest.includes('/') ? undefined : decodeURIComponent(rest).replace(/~1/g, '/').replace(/~0/g, '~');
+}

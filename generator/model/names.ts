@@ -1,0 +1,116 @@
+/**
+ * The one place identifiers are derived from spec names. Every name the
+ * emitters print comes from here, so reserved words, leading digits,
+ * non-ASCII letters, quotes and collisions are handled once.
+ */
+import type { Names } from './types.js';
+
+/** Words that cannot be a binding name in strict-mode JavaScript or TypeScript. */
+const RESERVED = new Set([
+  'arguments', 'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger',
+  'default', 'delete', 'do', 'else', 'enum', 'eval', 'export', 'extends', 'false', 'finally',
+  'for', 'function', 'if', 'implements', 'import', 'in', 'instanceof', 'interface', 'let',
+  'new', 'null', 'package', 'private', 'protected', 'public', 'return', 'static', 'super',
+  'switch', 'this', 'throw', 'true', 'try', 'typeof', 'undefined', 'var', 'void', 'while',
+  'with', 'yield',
+  // TypeScript type keywords and built-in type names that a generated type must not shadow
+  'any', 'bigint', 'boolean', 'never', 'number', 'object', 'string', 'symbol', 'unknown',
+  'type', 'keyof', 'infer', 'is', 'asserts', 'declare', 'namespace', 'module', 'readonly',
+  'satisfies',
+]);
+
+/** Global names a generated PascalCase type or value must not shadow. */
+const RESERVED_PASCAL = new Set([
+  'Array', 'Blob', 'Boolean', 'Date', 'Error', 'File', 'FormData', 'Function', 'Headers',
+  'Infinity', 'JSON', 'Map', 'Math', 'NaN', 'Number', 'Object', 'Omit', 'Partial', 'Pick',
+  'Promise', 'Readonly', 'Record', 'RegExp', 'Request', 'Required', 'Response', 'Set',
+  'String', 'Symbol', 'URL', 'Uint8Array',
+]);
+
+/** Device names some file systems refuse as a file base name. */
+const RESERVED_FILE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
+
+/**
+ * Splits a spec name into ASCII words: accents are stripped (`café` -> `cafe`),
+ * other non-ASCII letters become `u<hex>` words, everything else separates.
+ * `updateStream`, `update-stream` and `update_stream` give the same words.
+ */
+export function words(raw: string): string[] {
+  const ascii = raw
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\x00-\x7f]/gu, (ch) =>
+      /[\p{L}\p{N}]/u.test(ch) ? ` u${ch.codePointAt(0)!.toString(16)} ` : ' ',
+    );
+  return ascii
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length > 0)
+    .map((w) => w.toLowerCase());
+}
+
+const capitalise = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
+
+function safeIdentifier(candidate: string, reserved: (id: string) => boolean): string {
+  let id = candidate === '' ? '_' : candidate;
+  if (/^[0-9]/.test(id)) id = `_${id}`;
+  if (reserved(id)) id = `${id}_`;
+  return id;
+}
+
+export function camelName(raw: string): string {
+  const [first = '', ...rest] = words(raw);
+  return safeIdentifier(first + rest.map(capitalise).join(''), (id) => RESERVED.has(id));
+}
+
+export function pascalName(raw: string): string {
+  return safeIdentifier(words(raw).map(capitalise).join(''), (id) => RESERVED_PASCAL.has(id));
+}
+
+export function fileName(raw: string): string {
+  const base = words(raw).join('-') || '_';
+  return RESERVED_FILE.test(base) ? `${base}_` : base;
+}
+
+/**
+ * Derives names for a set of spec names that share one namespace. Collisions
+ * get numeric suffixes (`getUser`, `getUser2`) given in the sorted order of the
+ * raw names, so the result does not depend on the order names are passed in.
+ */
+export function deriveNames(raws: readonly string[]): Map<string, Names> {
+  const taken = { camel: new Set<string>(), pascal: new Set<string>(), file: new Set<string>() };
+  const unique = (set: Set<string>, base: string, sep: string): string => {
+    let name = base;
+    // Compare case-insensitively so two files never differ only by case.
+    for (let n = 2; set.has(name.toLowerCase()); n++) name = `${base}${sep}${n}`;
+    set.add(name.toLowerCase());
+    return name;
+  };
+  const result = new Map<string, Names>();
+  for (const raw of [...new Set(raws)].sort(compareStrings)) {
+    result.set(raw, {
+      camel: unique(taken.camel, camelName(raw), ''),
+      pascal: unique(taken.pascal, pascalName(raw), ''),
+      file: unique(taken.file, fileName(raw), '-'),
+    });
+  }
+  return result;
+}
+
+/** Derives the names of one spec name that shares its namespace with nothing. */
+export function namesOf(raw: string): Names {
+  return deriveNames([raw]).get(raw)!;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A property key as printed in generated code: bare when it is an identifier, else a string literal. */
+export function propertyKey(name: string): string {
+  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+}
+
+/** Code-unit order, independent of locale. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

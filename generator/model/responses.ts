@@ -1,0 +1,106 @@
+/** An operation's success response (200) and its error responses with their codes. */
+import { isRecord } from '../load/walk.js';
+import type { BuildContext, RawNode } from './context.js';
+import { readExamples } from './examples.js';
+import type { SchemaConverter } from './schema.js';
+import type { ErrorCode, OperationError, ResponseModel, Schema } from './types.js';
+
+const JSON_TYPE = 'application/json';
+
+export function buildResponses(
+  ctx: BuildContext,
+  schemas: SchemaConverter,
+  operation: RawNode,
+): { success: ResponseModel; errors: OperationError[] } {
+  const responses = ctx.record(operation, 'responses', 'a map of responses');
+  let success: ResponseModel | undefined;
+  const errors: OperationError[] = [];
+  for (const [status, raw] of Object.entries(responses)) {
+    const response = ctx.deref(raw);
+    if (!isRecord(response)) ctx.fail(responses, status, `response \`${status}\` must be a response object`);
+    const code = /^[1-5][0-9][0-9]$/.test(status) ? Number(status) : NaN;
+    if (code === 200) {
+      success = successResponse(ctx, schemas, responses, response);
+    } else if (code >= 400) {
+      errors.push(errorResponse(ctx, schemas, responses, status, response));
+    } else {
+      ctx.fail(responses, status, `response \`${status}\` is not supported: use 200 for success and 4xx/5xx for errors`);
+    }
+  }
+  if (!success) ctx.fail(operation, 'responses', 'an operation needs a `200` response');
+  errors.sort((a, b) => a.status - b.status);
+  return { success, errors };
+}
+
+function media(ctx: BuildContext, responses: RawNode, status: string, response: RawNode): RawNode {
+  const content = response.content === undefined ? undefined : ctx.record(response, 'content', 'a map of media types');
+  const types = Object.keys(content ?? {});
+  if (!content || types.length !== 1 || types[0] !== JSON_TYPE) {
+    ctx.fail(content ? response : responses, content ? 'content' : status, `response \`${status}\` must have exactly one media type, \`${JSON_TYPE}\``);
+  }
+  const mediaType = ctx.record(content, JSON_TYPE, 'a media type object');
+  if (mediaType.schema === undefined) ctx.fail(content, JSON_TYPE, `response \`${status}\` needs a \`schema\``);
+  return mediaType;
+}
+
+function successResponse(ctx: BuildContext, schemas: SchemaConverter, responses: RawNode, response: RawNode): ResponseModel {
+  const mediaType = media(ctx, responses, '200', response);
+  const schema = schemas.resolve(schemas.convert(mediaType.schema, mediaType, 'schema'));
+  if (schema.kind !== 'object') ctx.fail(mediaType, 'schema', 'the `200` response body must be an object schema');
+  return { status: 200, description: ctx.text(response, 'description'), schema, examples: readExamples(ctx, mediaType) };
+}
+
+function errorResponse(ctx: BuildContext, schemas: SchemaConverter, responses: RawNode, status: string, response: RawNode): OperationError {
+  const mediaType = media(ctx, responses, status, response);
+  const codes = errorCodes(ctx, schemas, schemas.convert(mediaType.schema, mediaType, 'schema'), mediaType);
+  return {
+    status: Number(status),
+    description: ctx.text(response, 'description'),
+    codes: [...new Set(codes)].sort(),
+    examples: readExamples(ctx, mediaType),
+  };
+}
+
+/** The `x-error-code` of each error schema a response references (directly or through `oneOf`). */
+function errorCodes(ctx: BuildContext, schemas: SchemaConverter, schema: Schema, at: RawNode): string[] {
+  if (schema.kind === 'union') return schema.variants.flatMap((v) => errorCodes(ctx, schemas, v, at));
+  const code = schema.kind === 'ref' ? errorSchema(ctx, schema.name)?.['x-error-code'] : undefined;
+  if (typeof code !== 'string') {
+    ctx.fail(at, 'schema', 'an error response must reference error schemas (component schemas with `x-error-code`), alone or in `oneOf`');
+  }
+  return [code];
+}
+
+function errorSchema(ctx: BuildContext, name: string): RawNode | undefined {
+  const components = ctx.document.components;
+  const node = isRecord(components) && isRecord(components.schemas) ? components.schemas[name] : undefined;
+  return isRecord(node) ? node : undefined;
+}
+
+/** Every component schema carrying `x-error-code`, sorted by code. */
+export function buildErrorCodes(ctx: BuildContext, schemas: SchemaConverter): ErrorCode[] {
+  const components = ctx.document.components;
+  const all = isRecord(components) && isRecord(components.schemas) ? components.schemas : {};
+  const codes = new Map<string, ErrorCode>();
+  for (const [name, node] of Object.entries(all)) {
+    if (!isRecord(node) || node['x-error-code'] === undefined) continue;
+    const code = node['x-error-code'] as string;
+    if (codes.has(code)) ctx.fail(node, 'x-error-code', `error code \`${code}\` is also used by \`${codes.get(code)!.schemaName}\``);
+    if (node['x-http-status'] === undefined) ctx.fail(node, 'x-error-code', `error schema \`${name}\` needs \`x-http-status\``);
+    const schema = schemas.resolve(schemas.namedSchema(name));
+    if (schema.kind !== 'object') ctx.fail(node, undefined, `error schema \`${name}\` must be an object`);
+    const codeProperty = schema.properties.find((p) => p.name === 'code');
+    const codeSchema = codeProperty && schemas.resolve(codeProperty.schema);
+    if (codeSchema?.kind !== 'string' || codeSchema.const !== code || !codeProperty?.required) {
+      ctx.fail(node, 'x-error-code', `error schema \`${name}\` needs a required \`code\` property with \`const: ${code}\``);
+    }
+    codes.set(code, {
+      code,
+      status: node['x-http-status'] as number,
+      schemaName: name,
+      description: ctx.text(node, 'description'),
+      extraFields: schema.properties.filter((p) => !['result', 'msg', 'code'].includes(p.name)),
+    });
+  }
+  return [...codes.values()].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+}
