@@ -111,7 +111,8 @@ const updateStream = operation('update-stream', 'patch', '/streams/{stream_id}',
   summary: 'Update a channel',
   tags: ['channels'],
   featureLevel: 1,
-  changes: [{ level: 333, change: '`stream_post_policy` and `is_announcement_only` removed.' }],
+  changes: [{ level: 333, change: '`stream_post_policy` and\n`is_announcement_only` removed.\n' }],
+  unspecified: ['The response beyond\nthe envelope.\n'],
   parameters: [
     param('stream_id', 'path', integer, { required: true, description: 'The channel.' }),
     param('description', 'body', { kind: 'string', maxLength: 1024 }, { description: 'Markdown | may\nspan lines.' }),
@@ -198,7 +199,7 @@ const upload = operation('upload-file', 'post', '/user_uploads', {
   body: 'multipart',
   featureLevel: 272,
   parameters: [param('file', 'body', { kind: 'string', format: 'binary' }, { encoding: 'file', required: true })],
-  requestExamples: [{ name: 'pdf', summary: 'A PDF', value: { file: 'release-notes.pdf' } }],
+  requestExamples: [{ name: 'pdf', summary: 'A PDF', value: { file: '(contents of release-notes.pdf)' } }],
 });
 
 const fetchApiKey = operation('fetch-api-key', 'post', '/fetch_api_key', {
@@ -333,6 +334,10 @@ describe('operation page', () => {
     expect(text).toContain("    direct_members: [5],\n");
   });
 
+  it('folds multi-line notes into one list item', () => {
+    expect(text).toContain('## Not specified\n\n- The response beyond the envelope.\n\n## Parameters');
+  });
+
   it('lists changes newest first', () => {
     const levels = [...text.matchAll(/^### Feature level (\d+)$/gm)].map((match) => Number(match[1]));
     expect(levels).toEqual([389, 342, 333, 167, 91, 17, 1]);
@@ -357,9 +362,11 @@ describe('operation page', () => {
     const login = page('reference/fetch-api-key.md');
     expect(login).toContain('| Authentication | None. |');
     expect(login).not.toContain('-u owner@example.com');
+    expect(login).toContain('With curl:\n');
     const uploadPage = page('reference/upload-file.md');
     expect(uploadPage).toContain(`-F 'file=@release-notes.pdf'`);
-    expect(uploadPage).toContain("file: await openAsBlob('release-notes.pdf'),");
+    expect(uploadPage).toContain("import { readFile } from 'node:fs/promises';");
+    expect(uploadPage).toContain("file: { filename: 'release-notes.pdf', data: await readFile('release-notes.pdf') },");
   });
 });
 

@@ -2,7 +2,7 @@ import type { ApiModel } from '../../model/types.js';
 import { groupByLevel, operationChanges, sortNewestFirst, type ChangeEntry } from './changes.js';
 import type { SchemaLookup } from './fields.js';
 import { referenceLink } from './links.js';
-import { linkText } from './markdown.js';
+import { linkText, oneLine } from './markdown.js';
 
 /** What `templates/docs/changelog.md.hbs` receives. */
 export interface ChangelogView {
@@ -29,7 +29,7 @@ export function changelogView(model: ApiModel, lookup: SchemaLookup, banner: str
             ? 'Every operation'
             : shared.map(({ operation }) => `[${linkText(operation.summary)}](${referenceLink(operation)})`).join(', '),
         place: shared[0]!.place,
-        change: shared[0]!.change,
+        change: oneLine(shared[0]!.change),
       })),
     })),
   };

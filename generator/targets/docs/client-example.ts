@@ -10,7 +10,7 @@ export function clientExample(operation: Operation): string {
   const properties = args.map(([parameter, value]) => {
     const literal =
       parameter.encoding === 'file'
-        ? `await openAsBlob(${jsString(exampleFileName(value))})`
+        ? `{ filename: ${jsString(exampleFileName(value))}, data: await readFile(${jsString(exampleFileName(value))}) }`
         : jsLiteral(value, '  ');
     return `  ${propertyKey(parameter.name)}: ${literal},`;
   });
@@ -19,7 +19,7 @@ export function clientExample(operation: Operation): string {
       ? `await client.${operation.names.camel}();`
       : `await client.${operation.names.camel}({\n${properties.join('\n')}\n});`;
   return [
-    ...(usesFile ? [`import { openAsBlob } from 'node:fs';`] : []),
+    ...(usesFile ? [`import { readFile } from 'node:fs/promises';`] : []),
     `import { createClient } from 'teamchat-api/client';`,
     '',
     'const client = createClient({',

@@ -19,9 +19,12 @@ export function wireValue(parameter: Parameter, value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** The file name a file parameter's example names, for `-F name=@file` and `openAsBlob`. */
+/** The file name a file parameter's example names, for `-F name=@file` and the client's `UploadFile`. */
 export function exampleFileName(value: unknown): string {
-  return typeof value === 'string' && value !== '' ? value : 'file.bin';
+  if (typeof value !== 'string') return 'file.bin';
+  // A binary example is often prose about the file ("contents of notes.pdf"): take the name in it.
+  if (/^[\w./-]+$/.test(value)) return value;
+  return /[\w-]+\.[A-Za-z0-9]+/.exec(value)?.[0] ?? 'file.bin';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

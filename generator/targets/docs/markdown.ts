@@ -42,3 +42,8 @@ export function banner(title: string, version: string, command: string): string 
 export function linkText(text: string): string {
   return escapeCell(text).replace(/[[\]]/g, '\\$&');
 }
+
+/** Text for one list item: surrounding blank space dropped, line breaks folded into spaces. */
+export function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, ' ');
+}

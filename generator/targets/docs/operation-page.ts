@@ -3,7 +3,7 @@ import { operationChanges, groupByLevel } from './changes.js';
 import { clientExample } from './client-example.js';
 import { curlExample } from './curl.js';
 import { flattenFields, resolve, type SchemaLookup } from './fields.js';
-import { codeBlock, escapeCell, inlineCode } from './markdown.js';
+import { codeBlock, escapeCell, inlineCode, oneLine } from './markdown.js';
 import { CHANGELOG_FILE, INDEX_FILE } from './links.js';
 import { levelCell, notesCell } from './notes.js';
 import { definitionOf, referencedNames } from './named-types.js';
@@ -29,6 +29,7 @@ export interface OperationPageView {
   successExample: string;
   errors: ErrorRow[];
   errorExamples: ExampleView[];
+  curlIntro: string;
   curl: string;
   client: string;
   changes: ChangeGroupView[];
@@ -114,7 +115,7 @@ export function operationPageView(operation: Operation, page: PageContext): Oper
     tags: operation.tags.join(', '),
     featureLevel: levelCell(operation),
     deprecated: operation.deprecated,
-    unspecified: operation.unspecified,
+    unspecified: operation.unspecified.map(oneLine),
     transport: TRANSPORT[operation.body](method),
     parameters: operation.parameters.map((parameter) => parameterRow(parameter, page.lookup)),
     types: referencedNames(
@@ -130,11 +131,12 @@ export function operationPageView(operation: Operation, page: PageContext): Oper
         block: jsonBlock(example.value),
       })),
     ),
+    curlIntro: operation.auth ? 'With curl (`API_KEY` holds the API key):' : 'With curl:',
     curl: codeBlock('sh', curlExample(operation, page.model.basePath)),
     client: codeBlock('ts', clientExample(operation)),
     changes: groupByLevel(operationChanges(operation, page.lookup)).map((group) => ({
       level: group.level,
-      entries: group.entries.map((entry) => ({ place: capitalise(entry.place), change: entry.change })),
+      entries: group.entries.map((entry) => ({ place: capitalise(entry.place), change: oneLine(entry.change) })),
     })),
     changelogLink: `../${CHANGELOG_FILE}`,
     indexLink: `../${INDEX_FILE}`,
