@@ -100,6 +100,12 @@ describe('wire encoding', () => {
     expect(requests[0]).toMatchObject({ method: 'DELETE', body: "emoji_name=tada&odd%27name%5Cx=y" });
   });
 
+  it('serves an operation whose method name is a reserved word', async () => {
+    const { api, requests } = client();
+    await api.delete({ widget_id: 7 });
+    expect([requests[0]!.method, requests[0]!.url]).toEqual(['DELETE', 'http://127.0.0.1:9991/api/v1/widgets/7']);
+  });
+
   it('sends no Authorization header where the operation needs none', async () => {
     const { api, requests } = client();
     await api.fetchApiKey({ username: 'owner@example.com', password: 'demo1234' });
