@@ -363,6 +363,7 @@ describe('operation page', () => {
     expect(login).toContain('| Authentication | None. |');
     expect(login).not.toContain('-u owner@example.com');
     expect(login).toContain('With curl:\n');
+    expect(login).toContain('## Errors\n\nNo error responses are documented.\n');
     const uploadPage = page('reference/upload-file.md');
     expect(uploadPage).toContain(`-F 'file=@release-notes.pdf'`);
     expect(uploadPage).toContain("import { readFile } from 'node:fs/promises';");
