@@ -1,0 +1,95 @@
+import type { Db } from '../store/db.js';
+import { countRecentFailedLogins, recordFailedLogin } from '../store/failed-logins.js';
+import type { UserRow } from '../store/rows.js';
+import { recordLogin, USER_COLUMNS } from '../store/users.js';
+import { apiKeyMatchesHash, generateApiKey, hashApiKey } from './api-keys.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { seal, unseal } from './secret.js';
+
+/** What insertUser stores for a new account. */
+export interface StoredCredentials {
+  passwordHash: string | null;
+  apiKeyHash: string;
+  apiKeySealed: string;
+}
+
+/** A fresh API key (returned once, in clear) and the values to store. */
+export async function newCredentials(secret: Buffer, password: string | null): Promise<{ apiKey: string; stored: StoredCredentials }> {
+  const apiKey = generateApiKey();
+  return {
+    apiKey,
+    stored: {
+      passwordHash: password === null ? null : await hashPassword(password),
+      apiKeyHash: hashApiKey(apiKey),
+      apiKeySealed: seal(secret, apiKey),
+    },
+  };
+}
+
+// Compared against when the email is unknown, so the work done does not depend on it.
+const ABSENT_KEY_HASH = hashApiKey('');
+
+/**
+ * The active user owning this email and API key, or null. Hashing and
+ * comparison take the same time whatever the key, and whether or not the
+ * email exists.
+ */
+export async function authenticate(db: Db, email: string, apiKey: string): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow & { api_key_hash: string }>(
+    `SELECT ${USER_COLUMNS}, api_key_hash FROM users WHERE lower(email) = lower($1)`,
+    [email],
+  );
+  const row = rows[0];
+  const matches = apiKeyMatchesHash(apiKey, row?.api_key_hash ?? ABSENT_KEY_HASH);
+  if (!row || !matches || !row.is_active) return null;
+  const { api_key_hash: _hash, ...user } = row;
+  return user;
+}
+
+/** Replaces a user's API key; returns the new one. */
+export async function rotateApiKey(db: Db, secret: Buffer, userId: number): Promise<string> {
+  const apiKey = generateApiKey();
+  await db.query('UPDATE users SET api_key_hash = $2, api_key_sealed = $3 WHERE id = $1', [userId, hashApiKey(apiKey), seal(secret, apiKey)]);
+  return apiKey;
+}
+
+export type FetchApiKeyResult =
+  | { ok: true; apiKey: string; email: string; userId: number }
+  | { ok: false; reason: 'rate_limited' | 'invalid_credentials' | 'deactivated' };
+
+export interface LoginLimits {
+  loginFailureLimit: number;
+  loginFailureWindowSeconds: number;
+}
+
+let absentPasswordHash: Promise<string> | undefined;
+
+/**
+ * fetch_api_key: checks the password and returns the user's existing key,
+ * unsealed with the server secret. A key sealed with a lost or replaced
+ * secret cannot be recovered, so it is rotated and the new one returned.
+ * Wrong passwords count towards a per-username limit.
+ */
+export async function fetchApiKey(db: Db, secret: Buffer, username: string, password: string, limits: LoginLimits): Promise<FetchApiKeyResult> {
+  if ((await countRecentFailedLogins(db, username, limits.loginFailureWindowSeconds)) >= limits.loginFailureLimit) {
+    return { ok: false, reason: 'rate_limited' };
+  }
+  const { rows } = await db.query<{ id: number; email: string; is_active: boolean; password_hash: string | null; api_key_sealed: string }>(
+    `SELECT id, email, is_active, password_hash, api_key_sealed FROM users
+     WHERE lower(delivery_email) = lower($1) OR lower(email) = lower($1)
+     ORDER BY (lower(delivery_email) = lower($1)) DESC LIMIT 1`,
+    [username],
+  );
+  const row = rows[0];
+  absentPasswordHash ??= hashPassword('');
+  // Unknown users and passwordless accounts pay for one scrypt run too.
+  const valid = await verifyPassword(password, row?.password_hash ?? (await absentPasswordHash));
+  if (!row || row.password_hash === null || !valid) {
+    await recordFailedLogin(db, username);
+    return { ok: false, reason: 'invalid_credentials' };
+  }
+  if (!row.is_active) return { ok: false, reason: 'deactivated' };
+  const apiKey = unseal(secret, row.api_key_sealed) ?? (await rotateApiKey(db, secret, row.id));
+  await recordLogin(db, row.id);
+  return { ok: true, apiKey, email: row.email, userId: row.id };
+}

@@ -1,0 +1,94 @@
+import { resolve } from 'node:path';
+
+/** Server settings, read once from the environment; defaults live here only. */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** PostgreSQL connection string; null selects the embedded database. */
+  databaseUrl: string | null;
+  /** Embedded database files and the server secret. */
+  dataDir: string;
+  /** Password of every human account of the demo organization. */
+  demoPassword: string;
+  /** Advertised feature level; null means the highest level in the spec. */
+  featureLevel: number | null;
+  uploadDir: string;
+  /** 32 bytes sealing stored API keys; null: read or create DATA_DIR/secret.key. */
+  secretKey: Buffer | null;
+  /** Server setting WEB_PUBLIC_STREAMS_ENABLED. */
+  webPublicStreamsEnabled: boolean;
+  /** Server setting INVITATION_LINK_VALIDITY_MINUTES. */
+  invitationLinkValidityMinutes: number;
+  /** Server setting CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE. */
+  canAccessAllUsersGroupLimitsPresence: boolean;
+  /** Failed fetch_api_key attempts allowed per username within the window. */
+  loginFailureLimit: number;
+  loginFailureWindowSeconds: number;
+  videoCall: VideoCallConfig;
+}
+
+export interface VideoCallConfig {
+  /** Provider name, e.g. 'jitsi_meet'; null: the integration is not configured. */
+  provider: string | null;
+  /** Meeting URLs are this base followed by a random room name. */
+  baseUrl: string | null;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): ServerConfig {
+  const dataDir = resolve(text(env, 'DATA_DIR') ?? './data');
+  const videoProvider = text(env, 'VIDEO_CALL_PROVIDER');
+  const videoBaseUrl = text(env, 'VIDEO_CALL_BASE_URL');
+  if ((videoProvider === undefined) !== (videoBaseUrl === undefined)) {
+    throw new Error('VIDEO_CALL_PROVIDER and VIDEO_CALL_BASE_URL are set together or not at all');
+  }
+  if (videoBaseUrl !== undefined && !/^https?:\/\//.test(videoBaseUrl)) {
+    throw new Error(`VIDEO_CALL_BASE_URL must be an http(s) URL: ${videoBaseUrl}`);
+  }
+  return {
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    port: integer(env, 'PORT', 9991, 0, 65535),
+    databaseUrl: text(env, 'DATABASE_URL') ?? null,
+    dataDir,
+    demoPassword: text(env, 'DEMO_PASSWORD') ?? 'demo1234',
+    featureLevel: env.FEATURE_LEVEL?.trim() ? integer(env, 'FEATURE_LEVEL', 0, 0, 100_000) : null,
+    uploadDir: resolve(text(env, 'UPLOAD_DIR') ?? `${dataDir}/uploads`),
+    secretKey: secret(env),
+    webPublicStreamsEnabled: boolean(env, 'WEB_PUBLIC_STREAMS_ENABLED', true),
+    invitationLinkValidityMinutes: integer(env, 'INVITATION_LINK_VALIDITY_MINUTES', 14400, 1, 10_000_000),
+    canAccessAllUsersGroupLimitsPresence: boolean(env, 'CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE', false),
+    loginFailureLimit: integer(env, 'LOGIN_FAILURE_LIMIT', 10, 1, 1_000_000),
+    loginFailureWindowSeconds: integer(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 600, 1, 86_400 * 365),
+    videoCall: { provider: videoProvider ?? null, baseUrl: videoBaseUrl?.replace(/\/+$/, '') ?? null },
+  };
+}
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = text(env, name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}: ${value}`);
+  }
+  return Number(value);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const value = text(env, name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new Error(`${name} must be true or false: ${value}`);
+}
+
+function secret(env: Env): Buffer | null {
+  const value = text(env, 'SECRET_KEY');
+  if (value === undefined) return null;
+  if (!/^[0-9a-fA-F]{64}$/.test(value)) throw new Error('SECRET_KEY must be 64 hexadecimal characters (32 bytes)');
+  return Buffer.from(value, 'hex');
+}

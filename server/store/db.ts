@@ -1,0 +1,45 @@
+/** The one database interface every handler and repository uses. */
+export interface QueryResult<T> {
+  rows: T[];
+  /** Rows returned, or rows changed by INSERT/UPDATE/DELETE. */
+  rowCount: number;
+}
+
+export interface Db {
+  readonly driver: 'pglite' | 'postgres';
+  /** One statement, PostgreSQL dialect, `$1` parameters. */
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** Several statements, no parameters (migrations, scripts). */
+  exec(sql: string): Promise<void>;
+  /**
+   * Runs `fn` in a transaction: COMMIT when it resolves, ROLLBACK when it
+   * throws. Use only `tx` inside; called on a transaction it opens a savepoint.
+   */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+}
+
+/** An open database: a Db that owns its connections. */
+export interface DbHandle extends Db {
+  close(): Promise<void>;
+}
+
+/** Current UNIX time in whole seconds, the unit of every stored time. */
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+let savepointCounter = 0;
+
+/** Nested transaction on an already open one, shared by both drivers. */
+export async function withSavepoint<T>(tx: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  const name = `sp_${++savepointCounter}`;
+  await tx.query(`SAVEPOINT ${name}`);
+  try {
+    const result = await fn(tx);
+    await tx.query(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (error) {
+    await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
+    throw error;
+  }
+}

@@ -1,0 +1,190 @@
+import { nowSeconds, type Db } from './db.js';
+import { subscriberIds } from './channels.js';
+import { channelRecipientId, directRecipientId } from './recipients.js';
+import type { MessageEditRow, MessageFlag, MessageRow, ReactionRow, ReactionType, SubmessageRow } from './rows.js';
+
+export async function getMessage(db: Db, id: number): Promise<MessageRow | null> {
+  const { rows } = await db.query<MessageRow>('SELECT * FROM messages WHERE id = $1', [id]);
+  return rows[0] ?? null;
+}
+
+export type MessageAddress = { channelId: number; topic: string } | { directTo: readonly number[] };
+
+export interface NewMessage {
+  id?: number;
+  senderId: number;
+  to: MessageAddress;
+  content: string;
+  renderedContent: string;
+  client?: string;
+  sentAt?: number;
+  isMeMessage?: boolean;
+}
+
+/**
+ * Inserts a message and a user_messages row for each receiver (channel
+ * subscribers, or the conversation's participants, plus the sender, whose
+ * copy is already read). Returns the message id.
+ */
+export async function insertMessage(tx: Db, message: NewMessage): Promise<number> {
+  let recipientId: number;
+  let channelId: number | null = null;
+  let topic = '';
+  let receivers: number[];
+  if ('channelId' in message.to) {
+    const found = await channelRecipientId(tx, message.to.channelId);
+    if (found === null) throw new Error(`no channel ${message.to.channelId}`);
+    recipientId = found;
+    channelId = message.to.channelId;
+    topic = message.to.topic;
+    receivers = await subscriberIds(tx, channelId);
+  } else {
+    receivers = [...new Set([...message.to.directTo, message.senderId])];
+    recipientId = await directRecipientId(tx, receivers);
+  }
+  const { rows } = await tx.query<{ id: number }>(
+    `INSERT INTO messages (id, sender_id, type, recipient_id, channel_id, topic, content, rendered_content, client,
+       sent_at, is_me_message)
+     VALUES (COALESCE($1, nextval(pg_get_serial_sequence('messages', 'id'))), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     RETURNING id`,
+    [
+      message.id ?? null,
+      message.senderId,
+      channelId === null ? 'private' : 'stream',
+      recipientId,
+      channelId,
+      topic,
+      message.content,
+      message.renderedContent,
+      message.client ?? 'API',
+      message.sentAt ?? nowSeconds(),
+      message.isMeMessage ?? false,
+    ],
+  );
+  const id = rows[0]!.id;
+  await tx.query(
+    `INSERT INTO user_messages (user_id, message_id, flags)
+     SELECT receiver, $1, CASE WHEN receiver = $2 THEN ARRAY['read'] ELSE '{}'::text[] END
+     FROM unnest($3::integer[]) AS receiver
+     ON CONFLICT DO NOTHING`,
+    [id, message.senderId, [...new Set([...receivers, message.senderId])]],
+  );
+  return id;
+}
+
+export interface MessageEdit {
+  userId: number | null;
+  at?: number;
+  content?: { content: string; renderedContent: string };
+  /** Moves the message to another channel (the topic stays unless also given). */
+  channelId?: number;
+  topic?: string;
+  /** False for a topic change that only resolves or unresolves it, which is not a move. */
+  isMove?: boolean;
+}
+
+/** Applies an edit or move and records it in the message's history. */
+export async function applyMessageEdit(tx: Db, messageId: number, edit: MessageEdit): Promise<void> {
+  const { rows } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = $1 FOR UPDATE', [messageId]);
+  const message = rows[0];
+  if (!message) throw new Error(`no message ${messageId}`);
+  const at = edit.at ?? nowSeconds();
+  const content = edit.content && edit.content.content !== message.content ? edit.content : undefined;
+  const channelId = edit.channelId !== undefined && edit.channelId !== message.channel_id ? edit.channelId : undefined;
+  const topic = edit.topic !== undefined && edit.topic !== message.topic ? edit.topic : undefined;
+  if (!content && channelId === undefined && topic === undefined) return;
+  if ((channelId !== undefined || topic !== undefined) && message.type !== 'stream') {
+    throw new Error('only channel messages can change channel or topic');
+  }
+  const recipientId = channelId === undefined ? message.recipient_id : await channelRecipientId(tx, channelId);
+  if (recipientId === null) throw new Error(`no channel ${channelId}`);
+  const moved = (channelId !== undefined || topic !== undefined) && edit.isMove !== false;
+  await tx.query(
+    `UPDATE messages SET content = $2, rendered_content = $3, channel_id = $4, recipient_id = $5, topic = $6,
+       last_edit_at = CASE WHEN $7 THEN $9 ELSE last_edit_at END,
+       last_moved_at = CASE WHEN $8 THEN $9 ELSE last_moved_at END
+     WHERE id = $1`,
+    [
+      messageId,
+      content?.content ?? message.content,
+      content?.renderedContent ?? message.rendered_content,
+      channelId ?? message.channel_id,
+      recipientId,
+      topic ?? message.topic,
+      content !== undefined,
+      moved,
+      at,
+    ],
+  );
+  await tx.query(
+    `INSERT INTO message_edits (message_id, user_id, edited_at, prev_content, prev_rendered_content, new_content,
+       new_rendered_content, prev_channel_id, new_channel_id, prev_topic, new_topic)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      messageId,
+      edit.userId,
+      at,
+      content ? message.content : null,
+      content ? message.rendered_content : null,
+      content?.content ?? null,
+      content?.renderedContent ?? null,
+      channelId === undefined ? null : message.channel_id,
+      channelId ?? null,
+      topic === undefined ? null : message.topic,
+      topic ?? null,
+    ],
+  );
+}
+
+/** Oldest first. */
+export async function messageEdits(db: Db, messageId: number): Promise<MessageEditRow[]> {
+  const { rows } = await db.query<MessageEditRow>('SELECT * FROM message_edits WHERE message_id = $1 ORDER BY id', [messageId]);
+  return rows;
+}
+
+/** Oldest first. */
+export async function messageReactions(db: Db, messageId: number): Promise<ReactionRow[]> {
+  const { rows } = await db.query<ReactionRow>('SELECT * FROM reactions WHERE message_id = $1 ORDER BY id', [messageId]);
+  return rows;
+}
+
+export async function addReaction(
+  db: Db,
+  reaction: { messageId: number; userId: number; emojiName: string; emojiCode: string; reactionType: ReactionType; at?: number },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO reactions (message_id, user_id, emoji_name, emoji_code, reaction_type, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [reaction.messageId, reaction.userId, reaction.emojiName, reaction.emojiCode, reaction.reactionType, reaction.at ?? nowSeconds()],
+  );
+}
+
+export async function messageSubmessages(db: Db, messageId: number): Promise<SubmessageRow[]> {
+  const { rows } = await db.query<SubmessageRow>('SELECT * FROM submessages WHERE message_id = $1 ORDER BY id', [messageId]);
+  return rows;
+}
+
+/** The user's stored flags on the message, or null when the user has no copy of it. */
+export async function userMessageFlags(db: Db, userId: number, messageId: number): Promise<MessageFlag[] | null> {
+  const { rows } = await db.query<{ flags: MessageFlag[] }>(
+    'SELECT flags FROM user_messages WHERE user_id = $1 AND message_id = $2',
+    [userId, messageId],
+  );
+  return rows[0]?.flags ?? null;
+}
+
+/** Adds or removes one flag on the given messages of a user; returns how many rows changed. */
+export async function setFlag(db: Db, userId: number, messageIds: readonly number[], flag: MessageFlag, present: boolean): Promise<number> {
+  const { rowCount } = present
+    ? await db.query(
+        `UPDATE user_messages SET flags = array_append(flags, $3)
+         WHERE user_id = $1 AND message_id = ANY ($2::integer[]) AND NOT ($3 = ANY (flags))`,
+        [userId, messageIds, flag],
+      )
+    : await db.query(
+        `UPDATE user_messages SET flags = array_remove(flags, $3)
+         WHERE user_id = $1 AND message_id = ANY ($2::integer[]) AND $3 = ANY (flags)`,
+        [userId, messageIds, flag],
+      );
+  return rowCount;
+}

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DbHandle } from '../../server/store/db.js';
+import { migrate, readMigrations } from '../../server/store/migrate.js';
+import { openPglite } from '../../server/store/pglite.js';
+import { openPostgres } from '../../server/store/postgres.js';
+import { startPostgres, type ThrowawayPostgres } from '../support/postgres.js';
+
+let server: ThrowawayPostgres;
+const handles: Record<string, DbHandle> = {};
+
+beforeAll(async () => {
+  server = await startPostgres();
+  [handles.pglite, handles.postgres] = await Promise.all([openPglite({ dataDir: null }), openPostgres({ url: server.url })]);
+});
+
+afterAll(async () => {
+  await Promise.all(Object.values(handles).map((db) => db.close()));
+  await server?.stop();
+});
+
+const allVersions = readMigrations().map((migration) => migration.version);
+
+describe.each(['pglite', 'postgres'])('%s driver', (driver) => {
+  const db = () => handles[driver]!;
+
+  it('applies every migration once, then nothing on the next start', async () => {
+    expect(await migrate(db())).toEqual(allVersions);
+    expect(await migrate(db())).toEqual([]);
+    const { rows } = await db().query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    expect(rows.map((row) => row.version)).toEqual(allVersions);
+  });
+
+  it('refuses to start when an applied migration file changed', async () => {
+    const edited = readMigrations().map((migration) => ({ ...migration, checksum: 'changed' }));
+    await expect(migrate(db(), edited)).rejects.toThrow(/changed after it was applied/);
+  });
+
+  it('returns int8, arrays and jsonb as JavaScript values', async () => {
+    const { rows } = await db().query<{ big: number; list: number[]; doc: { a: number[] } }>(
+      `SELECT 9007199254740991::bigint AS big, ARRAY[1, 2]::bigint[] AS list, '{"a": [1]}'::jsonb AS doc`,
+    );
+    expect(rows[0]).toEqual({ big: 9007199254740991, list: [1, 2], doc: { a: [1] } });
+  });
+
+  it('rolls a transaction back when its function throws', async () => {
+    await expect(
+      db().transaction(async (tx) => {
+        await tx.query(`INSERT INTO realm_domains (domain) VALUES ('rollback.example')`);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    const { rows } = await db().query(`SELECT 1 FROM realm_domains WHERE domain = 'rollback.example'`);
+    expect(rows).toEqual([]);
+  });
+
+  it('commits, and a nested transaction rolls back only its own work', async () => {
+    await db().transaction(async (tx) => {
+      await tx.query(`INSERT INTO realm_domains (domain) VALUES ('outer.example')`);
+      await expect(
+        tx.transaction(async (inner) => {
+          await inner.query(`INSERT INTO realm_domains (domain) VALUES ('inner.example')`);
+          throw new Error('inner');
+        }),
+      ).rejects.toThrow('inner');
+    });
+    const { rows } = await db().query<{ domain: string }>(
+      `SELECT domain FROM realm_domains WHERE domain LIKE '%.example' AND domain <> 'rollback.example' ORDER BY domain`,
+    );
+    expect(rows.map((row) => row.domain)).toEqual(['outer.example']);
+  });
+
+  it('does not commit a transaction whose failed statement was swallowed', async () => {
+    await expect(
+      db().transaction(async (tx) => {
+        await tx.query(`INSERT INTO realm_domains (domain) VALUES ('swallowed.example')`);
+        await tx.query(`INSERT INTO realm_domains (domain) VALUES ('NOT-LOWER.example')`).catch(() => undefined);
+      }),
+    ).rejects.toThrow();
+    expect((await db().query(`SELECT 1 FROM realm_domains WHERE domain = 'swallowed.example'`)).rows).toEqual([]);
+    // The connection is usable afterwards.
+    expect((await db().query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('enforces the constraints of the model', async () => {
+    await expect(db().query(`INSERT INTO realm_domains (domain) VALUES ('UPPER.example')`)).rejects.toThrow(/check/i);
+    await expect(
+      db().query(`INSERT INTO user_groups (name, is_system_group, created_at) VALUES (NULL, true, 0)`),
+    ).rejects.toThrow(/check/i);
+    await expect(db().query(`INSERT INTO user_group_subgroups (group_id, subgroup_id) VALUES (999, 999)`)).rejects.toThrow();
+  });
+
+  it('reports rows changed by an update', async () => {
+    await db().query(`INSERT INTO realm_domains (domain) VALUES ('count-a.example'), ('count-b.example')`);
+    const result = await db().query(`UPDATE realm_domains SET allow_subdomains = true WHERE domain LIKE 'count-%'`);
+    expect(result.rowCount).toBe(2);
+  });
+});
+
+describe('pglite transactions', () => {
+  it('never interleave: concurrent read-modify-write transactions all count', async () => {
+    const db = handles.pglite!;
+    await db.exec('CREATE TABLE counter (n integer NOT NULL); INSERT INTO counter VALUES (0);');
+    const order: string[] = [];
+    const increment = (name: string) =>
+      db.transaction(async (tx) => {
+        order.push(`${name} begin`);
+        const { rows } = await tx.query<{ n: number }>('SELECT n FROM counter');
+        // Yield to the event loop so another request could step in if it were allowed.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await tx.query('UPDATE counter SET n = $1', [rows[0]!.n + 1]);
+        order.push(`${name} end`);
+      });
+    await Promise.all([increment('a'), increment('b'), increment('c'), db.query('SELECT n FROM counter')]);
+    expect((await db.query<{ n: number }>('SELECT n FROM counter')).rows[0]!.n).toBe(3);
+    expect(order).toEqual(['a begin', 'a end', 'b begin', 'b end', 'c begin', 'c end']);
+  });
+
+  it('rejects use of the outer handle inside a transaction instead of deadlocking', async () => {
+    const db = handles.pglite!;
+    await expect(db.transaction(async () => db.query('SELECT 1'))).rejects.toThrow(/transaction handle/);
+  });
+});
+
+describe('postgres migrations', () => {
+  it('apply once when two processes start together', async () => {
+    const fresh = await openPostgres({ url: server.url });
+    await fresh.exec('CREATE DATABASE concurrent_start');
+    await fresh.close();
+    const url = server.url.replace(/\/postgres$/, '/concurrent_start');
+    const [first, second] = await Promise.all([openPostgres({ url }), openPostgres({ url })]);
+    try {
+      const applied = await Promise.all([migrate(first), migrate(second)]);
+      expect(applied.map((versions) => versions.length).sort()).toEqual([0, allVersions.length]);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
