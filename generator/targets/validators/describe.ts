@@ -44,7 +44,7 @@ export function describe(schema: Schema, ctx: EmitContext, depth = 0): string {
       return plural === undefined ? KIND_NOUN.array : `a list of ${plural}`;
     }
     case 'union': {
-      const phrases = resolved.variants.map((v) => describe(v, ctx, depth + 1));
+      const phrases = [...new Set(resolved.variants.map((v) => describe(v, ctx, depth + 1)))];
       if (phrases.length <= 1) return phrases[0] ?? 'nothing';
       return `${phrases.slice(0, -1).join(', ')} or ${phrases[phrases.length - 1]}`;
     }
