@@ -36,8 +36,8 @@ export function checkArray(args: CheckArgs<ArraySchema>): string[] {
         '}',
       );
     }
-  } else if (schema.prefixItems !== undefined) {
-    // A tuple without `items` allows nothing after its positions.
+  } else if (schema.prefixItems !== undefined && (schema.maxItems === undefined || schema.maxItems > prefix.length)) {
+    // A tuple without `items` allows nothing after its positions (unless maxItems already says so).
     rest.push(...ifBlock(`${value}.length > ${prefix.length}`, sink.fail('items', path, `must have at most ${items(prefix.length)}`)));
   }
   return guarded(args, `Array.isArray(${value})`, undefined, KIND_NOUN.array, rest);
