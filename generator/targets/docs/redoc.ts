@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,21 +18,23 @@ function redoclyBin(root: string): string {
 }
 
 /**
- * Runs Redocly `build-docs` on the root spec file (it bundles the split
- * document itself) into a temporary folder and returns the page. Run from the
- * project root so `redocly.yaml` applies; telemetry and update checks are off
- * so the run needs no network. The page loads Redoc's script from Redocly's
- * CDN but is prerendered, so it reads without it.
+ * Runs Redocly `build-docs` on the bundled document in a temporary folder
+ * (also its working directory, so no stray `redocly.yaml` applies) and
+ * returns the page. Telemetry and update checks are off so the run needs no
+ * network. The page loads Redoc's script from Redocly's CDN but is
+ * prerendered, so it reads without it.
  */
-export async function buildRedocHtml(root: string, specFile: string, title: string): Promise<string> {
-  const outDir = await mkdtemp(join(tmpdir(), 'teamchat-redoc-'));
-  const outFile = join(outDir, 'index.html');
+export async function buildRedocHtml(root: string, document: Record<string, unknown>, title: string): Promise<string> {
+  const workDir = await mkdtemp(join(tmpdir(), 'teamchat-redoc-'));
+  const specFile = join(workDir, 'openapi.json');
+  const outFile = join(workDir, 'index.html');
   try {
+    await writeFile(specFile, JSON.stringify(document));
     await run(
       process.execPath,
       [redoclyBin(root), 'build-docs', specFile, '--output', outFile, '--title', title, '--lint-config', 'off'],
       {
-        cwd: root,
+        cwd: workDir,
         env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
         maxBuffer: 16 * 1024 * 1024,
       },
@@ -40,9 +42,9 @@ export async function buildRedocHtml(root: string, specFile: string, title: stri
     return await readFile(outFile, 'utf8');
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(`redocly build-docs failed for ${specFile}${stderr ? `:\n${stderr}` : ''}`, { cause: error });
+    throw new Error(`redocly build-docs failed${stderr ? `:\n${stderr}` : ''}`, { cause: error });
   } finally {
-    await rm(outDir, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
   }
 }
 
