@@ -1,7 +1,13 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../generator/load/index.js';
 import type { ApiModel } from '../../generator/model/types.js';
 import { buildModel } from '../../generator/model/build.js';
+import type { Target } from '../../generator/targets/types.js';
+import { target as typesTarget } from '../../generator/targets/types/index.js';
+import { target as validatorsTarget } from '../../generator/targets/validators/index.js';
 import { emitClient, importModule, recordingFetch, root } from '../fixtures/client/harness.js';
 import { seedRequests } from '../fixtures/client/seed-requests.js';
 
@@ -76,5 +82,79 @@ describe('client for the real spec', () => {
     const client = mod.createClient({ baseUrl: 'http://127.0.0.1:9991', email, apiKey, fetch, featureLevel: model.maxFeatureLevel });
     for (const want of seedRequests) await client[want.operation](want.params);
     expect(requests).toHaveLength(seedRequests.length);
+  });
+});
+
+/** Calls and narrowing that must type-check against the real generated types. */
+const usage = `
+import { createClient, isApiError } from './client.js';
+
+const client = createClient({ baseUrl: 'http://127.0.0.1:9991', email: 'dana@example.com', apiKey: 'k' });
+export async function use(e: unknown): Promise<void> {
+  const user: number = (await client.getOwnUser()).user_id;
+  const url: string = (await client.createVideoCall()).url;
+  const upload: string = (await client.uploadFile({ file: { filename: 'a.pdf', data: new Uint8Array(1) } })).url;
+  await client.updatePresence({ status: 'active' });
+  await client.createMessageReminder({ message_id: 101 });
+  await client.updateStream({ stream_id: 2, folder_id: null, message_retention_days: 'unlimited', can_add_subscribers_group: { new: 9 } });
+  await client.updateScheduledMessage({ scheduled_message_id: 21, to: [5, 6] });
+  await client.sendInvites({ invitee_emails: 'a@example.com', stream_ids: [], welcome_message_custom_text: null });
+  // @ts-expect-error -- stream_id is required
+  await client.updateStream({});
+  void [user, url, upload];
+
+  if (isApiError(e, 'STREAM_DOES_NOT_EXIST')) {
+    const id: number = e.stream_id;
+    void id;
+  }
+  if (isApiError(e, 'INVITATION_FAILED')) {
+    const sent: boolean = e.sent_invitations;
+    void sent;
+  }
+  if (isApiError(e, 'REACTION_DOES_NOT_EXIST')) {
+    const code: 'REACTION_DOES_NOT_EXIST' = e.code;
+    void code;
+  }
+  if (isApiError(e, 'RATE_LIMIT_HIT')) {
+    const wait: number = e['retry-after'];
+    void wait;
+  }
+}
+`;
+
+describe('client for the real spec, with the generated types and validators', () => {
+  it('type-checks, including narrowing of every error code with extra fields', async () => {
+    const dir = emitClient(model, {});
+    const ctx = {
+      model,
+      root,
+      outDir: 'generated',
+      templatesDir: join(root, 'templates'),
+      command: 'npm run generate',
+      readExisting: () => undefined,
+      report: () => undefined,
+    };
+    for (const target of [typesTarget, validatorsTarget] as Target[]) {
+      for (const file of await target.generate(ctx)) {
+        writeFileSync(join(dir, file.path.replace(/^generated\//, '')), file.contents);
+      }
+    }
+    writeFileSync(join(dir, 'usage.ts'), usage);
+    const program = ts.createProgram([join(dir, 'client.ts'), join(dir, 'usage.ts')], {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      verbatimModuleSyntax: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: [],
+    });
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName.slice(dir.length + 1) ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+    expect(diagnostics).toEqual([]);
   });
 });

@@ -92,11 +92,10 @@ function operationDoc(model: ApiModel, operation: Operation): string {
   ];
   const newer = operation.parameters.filter((parameter) => parameter.featureLevel !== undefined);
   if (newer.length > 0) {
-    paragraphs.push(
-      newer
-        .map((parameter) => `Parameter \`${escapeDocText(parameter.name)}\`: feature level ${parameter.featureLevel}.`)
-        .join('\n'),
+    const lines = newer.map(
+      (parameter) => `- \`${escapeDocText(parameter.name)}\`: feature level ${parameter.featureLevel}`,
     );
+    paragraphs.push(['Parameters by the feature level that added them:', ...lines].join('\n'));
   }
   const tags: string[] = [];
   if (operation.featureLevel !== undefined) tags.push(`@featureLevel ${operation.featureLevel}`);
