@@ -19,12 +19,27 @@ const apiKey = 'gR7kTq2VbX9mLpA4sN6dYw3Zc8Hj5Ef1';
 const authorization = `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}`;
 
 let model: ApiModel;
+let dir: string;
 let mod: Loaded;
 
 beforeAll(async () => {
   model = buildModel(await loadSpec('spec/openapi.yaml', root));
-  // Only client.ts: its imports of types and validators are type-only or lazy.
-  mod = await importModule<Loaded>(emitClient(model, {}), 'client.ts');
+  dir = emitClient(model, {});
+  const ctx = {
+    model,
+    root,
+    outDir: 'generated',
+    templatesDir: join(root, 'templates'),
+    command: 'npm run generate',
+    readExisting: () => undefined,
+    report: () => undefined,
+  };
+  for (const target of [typesTarget, validatorsTarget] as Target[]) {
+    for (const file of await target.generate(ctx)) {
+      writeFileSync(join(dir, file.path.replace(/^generated\//, '')), file.contents);
+    }
+  }
+  mod = await importModule<Loaded>(dir, 'client.ts');
 });
 
 describe('client for the real spec', () => {
@@ -85,6 +100,56 @@ describe('client for the real spec', () => {
   });
 });
 
+describe('validateResponses with the generated validators', () => {
+  const respondWith = (status: number, body: unknown) => () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const call = (name: string, status: number, body: unknown, validateResponses: boolean | 'strict' = 'strict') => {
+    const want = seedRequests.find((r) => r.operation === name)!;
+    const { fetch } = recordingFetch(respondWith(status, body));
+    const client = mod.createClient({ baseUrl: 'http://127.0.0.1:9991', email, apiKey, fetch, validateResponses });
+    return client[name](want.params);
+  };
+
+  it('accepts every success example of the spec in strict mode', async () => {
+    let checked = 0;
+    for (const operation of model.operations) {
+      for (const example of operation.success.examples) {
+        await expect(call(operation.names.camel, 200, example.value), `${operation.id} ${example.name}`).resolves.toEqual(example.value);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(model.operations.length);
+  });
+
+  it('turns every 400 example of the spec into an ApiError with its code', async () => {
+    let checked = 0;
+    for (const operation of model.operations) {
+      for (const example of operation.errors.filter((e) => e.status === 400).flatMap((e) => e.examples)) {
+        const value = example.value as { code: string };
+        await expect(call(operation.names.camel, 400, value), `${operation.id} ${example.name}`).rejects.toMatchObject({
+          name: 'ApiError',
+          code: value.code,
+        });
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
+  it('lists the issues of a body that breaks the spec', async () => {
+    const body = { result: 'success', msg: '', user_id: 'five' };
+    const error = await call('getOwnUser', 200, body).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ResponseValidationError', operation: 'getOwnUser', status: 200, body });
+    expect((error as { issues: { path: string }[] }).issues.map((i) => i.path)).toContain('$.user_id');
+  });
+
+  it('reports an unlisted field only in strict mode', async () => {
+    const body = { result: 'success', msg: '', url: 'https://meet.example.com/lakeside-3f9a2c', surprise: 1 };
+    await expect(call('createVideoCall', 200, body, true)).resolves.toEqual(body);
+    await expect(call('createVideoCall', 200, body, 'strict')).rejects.toMatchObject({ name: 'ResponseValidationError' });
+  });
+});
+
 /** Calls and narrowing that must type-check against the real generated types. */
 const usage = `
 import { createClient, isApiError } from './client.js';
@@ -124,21 +189,6 @@ export async function use(e: unknown): Promise<void> {
 
 describe('client for the real spec, with the generated types and validators', () => {
   it('type-checks, including narrowing of every error code with extra fields', async () => {
-    const dir = emitClient(model, {});
-    const ctx = {
-      model,
-      root,
-      outDir: 'generated',
-      templatesDir: join(root, 'templates'),
-      command: 'npm run generate',
-      readExisting: () => undefined,
-      report: () => undefined,
-    };
-    for (const target of [typesTarget, validatorsTarget] as Target[]) {
-      for (const file of await target.generate(ctx)) {
-        writeFileSync(join(dir, file.path.replace(/^generated\//, '')), file.contents);
-      }
-    }
     writeFileSync(join(dir, 'usage.ts'), usage);
     const program = ts.createProgram([join(dir, 'client.ts'), join(dir, 'usage.ts')], {
       target: ts.ScriptTarget.ES2022,
