@@ -27,6 +27,11 @@ export interface ServerConfig {
   videoCall: VideoCallConfig;
 }
 
+/**
+ * Defaults to a provider whose meeting URLs match the documentation's
+ * examples, so the demo works out of the box; VIDEO_CALL_PROVIDER=none turns
+ * the integration off.
+ */
 export interface VideoCallConfig {
   /** Provider name, e.g. 'jitsi_meet'; null: the integration is not configured. */
   provider: string | null;
@@ -38,14 +43,7 @@ type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): ServerConfig {
   const dataDir = resolve(text(env, 'DATA_DIR') ?? './data');
-  const videoProvider = text(env, 'VIDEO_CALL_PROVIDER');
-  const videoBaseUrl = text(env, 'VIDEO_CALL_BASE_URL');
-  if ((videoProvider === undefined) !== (videoBaseUrl === undefined)) {
-    throw new Error('VIDEO_CALL_PROVIDER and VIDEO_CALL_BASE_URL are set together or not at all');
-  }
-  if (videoBaseUrl !== undefined && !/^https?:\/\//.test(videoBaseUrl)) {
-    throw new Error(`VIDEO_CALL_BASE_URL must be an http(s) URL: ${videoBaseUrl}`);
-  }
+  const videoCall = videoCallConfig(env);
   return {
     host: text(env, 'HOST') ?? '127.0.0.1',
     port: integer(env, 'PORT', 9991, 0, 65535),
@@ -60,8 +58,16 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     canAccessAllUsersGroupLimitsPresence: boolean(env, 'CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE', false),
     loginFailureLimit: integer(env, 'LOGIN_FAILURE_LIMIT', 10, 1, 1_000_000),
     loginFailureWindowSeconds: integer(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 600, 1, 86_400 * 365),
-    videoCall: { provider: videoProvider ?? null, baseUrl: videoBaseUrl?.replace(/\/+$/, '') ?? null },
+    videoCall,
   };
+}
+
+function videoCallConfig(env: Env): VideoCallConfig {
+  const provider = text(env, 'VIDEO_CALL_PROVIDER') ?? 'jitsi_meet';
+  if (provider === 'none') return { provider: null, baseUrl: null };
+  const baseUrl = text(env, 'VIDEO_CALL_BASE_URL') ?? 'https://meet.example.com';
+  if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new Error(`VIDEO_CALL_BASE_URL must be an http(s) URL: ${baseUrl}`);
+  return { provider, baseUrl: baseUrl.replace(/\/+$/, '') };
 }
 
 function text(env: Env, name: string): string | undefined {

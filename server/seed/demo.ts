@@ -88,14 +88,15 @@ async function seed(tx: Db, options: DemoSeedOptions): Promise<DemoLogin[]> {
 async function seedGroups(tx: Db, now: number): Promise<void> {
   const nobody = SYSTEM_GROUP_IDS['role:nobody'];
   const admins = SYSTEM_GROUP_IDS['role:administrators'];
-  for (const [name, id] of Object.entries(SYSTEM_GROUP_IDS)) {
-    await tx.query(
-      `INSERT INTO user_groups (id, name, description, is_system_group, can_manage_group_id, can_add_members_group_id,
-         can_remove_members_group_id, created_at)
-       VALUES ($1, $2, $3, true, $4, $4, $4, $5)`,
-      [id, name, systemGroupDescription(name), nobody, now],
-    );
-  }
+  // One statement, so each group may name role:nobody before its row is checked.
+  const systemGroups = Object.entries(SYSTEM_GROUP_IDS);
+  await tx.query(
+    `INSERT INTO user_groups (id, name, description, is_system_group, can_manage_group_id, can_add_members_group_id,
+       can_remove_members_group_id, created_at)
+     SELECT id, name, description, true, $4, $4, $4, $5
+     FROM unnest($1::integer[], $2::text[], $3::text[]) AS g (id, name, description)`,
+    [systemGroups.map(([, id]) => id), systemGroups.map(([name]) => name), systemGroups.map(([name]) => systemGroupDescription(name)), nobody, now],
+  );
   const chain = Object.values(SYSTEM_GROUP_IDS).filter((id) => id !== nobody);
   for (let i = 0; i + 1 < chain.length; i++) {
     await tx.query('INSERT INTO user_group_subgroups (group_id, subgroup_id) VALUES ($1, $2)', [chain[i], chain[i + 1]]);
