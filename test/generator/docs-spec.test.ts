@@ -112,7 +112,7 @@ describe('curl examples of the real document', () => {
       for (const [name, value] of new URLSearchParams(request.body.toString('utf8'))) fields.set(name, value);
     }
     if (request.contentType.startsWith('multipart/form-data')) {
-      const form = await new Response(request.body, { headers: { 'content-type': request.contentType } }).formData();
+      const form = await new Response(new Uint8Array(request.body), { headers: { 'content-type': request.contentType } }).formData();
       for (const [name, value] of form) fields.set(name, typeof value === 'string' ? value : `file:${value.name}`);
     }
     return { request, fields };
