@@ -43,6 +43,7 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
       description: typeof tag.description === 'string' ? tag.description : '',
     })),
     unspecified: [info, doc].flatMap((node) => versionNotes(node).unspecified),
+    openapi: doc,
   };
 }
 

@@ -21,6 +21,13 @@ export interface ApiModel {
   errors: ErrorCode[];
   tags: { name: string; description: string }[];
   unspecified: string[];
+  /**
+   * The bundled document (external refs turned into `#/components/...` refs,
+   * keys in canonical order), only for targets that hand it to an OpenAPI
+   * tool (the `types` target's openapi-typescript). Everything else reads the
+   * records above. Optional so hand-built test models can leave it out.
+   */
+  openapi?: Record<string, unknown>;
 }
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -228,7 +235,10 @@ export interface ObjectSchema extends SchemaBase {
 export interface UnionSchema extends SchemaBase {
   kind: 'union';
   variants: Schema[];
-  /** For `oneOf` with a discriminator: the property and its value per variant. */
+  /**
+   * For `oneOf` with a discriminator: the property, and a map from each of its
+   * values to the name of the variant's named schema.
+   */
   discriminator?: { propertyName: string; mapping: Record<string, string> };
 }
 

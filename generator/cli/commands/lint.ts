@@ -1,0 +1,40 @@
+/** `teamchat lint`: Redocly's lint of the spec with the project's redocly.yaml. */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
+import { generateOptions } from '../../config.js';
+import { wrap, type Output } from '../wrapper.js';
+
+const lintOptions = { spec: generateOptions.spec } as const;
+
+type Args = ArgumentsCamelCase<InferredOptionTypes<typeof lintOptions>>;
+
+export const lintCommand = {
+  command: 'lint',
+  describe: 'lint the spec with redocly (the rules of redocly.yaml)',
+  builder: (yargs: Argv) => yargs.options(lintOptions),
+  handler: wrap('lint', async (args: Args, output: Output) => {
+    const code = await runRedocly(process.cwd(), ['lint', args.spec, '--format=stylish']);
+    output.out(code === 0 ? `lint: ${args.spec} has no problems` : `lint: redocly reported problems in ${args.spec} (exit ${code})`);
+    return code === 0 ? 0 : 1;
+  }),
+};
+
+/** Runs the project's own @redocly/cli with node (no shell, no PATH lookup), output passed through. */
+function runRedocly(root: string, args: string[]): Promise<number> {
+  const require = createRequire(join(root, 'package.json'));
+  const manifestPath = require.resolve('@redocly/cli/package.json');
+  const manifest = require(manifestPath) as { bin: string | Record<string, string> };
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.redocly;
+  if (bin === undefined) throw new Error('@redocly/cli declares no redocly executable');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(dirname(manifestPath), bin), ...args], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}

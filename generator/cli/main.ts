@@ -1,0 +1,22 @@
+/** The `teamchat` command line: one yargs program, one module per command. */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { generateCommand } from './commands/generate.js';
+import { lintCommand } from './commands/lint.js';
+
+export async function main(argv: string[]): Promise<void> {
+  await yargs(argv)
+    .scriptName('teamchat')
+    .command(generateCommand)
+    .command(lintCommand)
+    .demandCommand(1, 'name a command')
+    .strict()
+    .help()
+    .parseAsync();
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main(hideBin(process.argv));
+}

@@ -1,0 +1,120 @@
+/**
+ * `types` target: openapi-typescript's declarations of the bundled document,
+ * then the per-operation aliases the other targets import (`<Pascal>Params`,
+ * `<Pascal>Response`), `UploadFile`, `ErrorBody` and `ErrorCode`.
+ */
+import { posix } from 'node:path';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import { walkDocument } from '../../load/walk.js';
+import { propertyKey } from '../../model/names.js';
+import type { ApiModel, Operation } from '../../model/types.js';
+import { banner } from '../banner.js';
+import type { OutputFile, Target, TargetContext } from '../types.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data';
+
+export const target: Target = {
+  name: 'types',
+  description: 'openapi-typescript types and per-operation aliases (generated/types.ts)',
+  async generate(ctx: TargetContext): Promise<OutputFile[]> {
+    const { openapi } = ctx.model;
+    if (!openapi) throw new Error('the types target needs the bundled document (ApiModel.openapi)');
+    // openapi-typescript mutates what it is given; hand it a copy.
+    const document = structuredClone(openapi);
+    prepare(document);
+    const declarations = astToString(await openapiTS(document as unknown as OpenAPI3, { silent: true }));
+    const contents = [
+      banner(ctx.model, ctx.command, 'line'),
+      '',
+      declarations.trimEnd(),
+      '',
+      aliases(ctx.model),
+    ].join('\n');
+    return [{ path: posix.join(ctx.outDir, 'types.ts'), contents, ownership: 'generated' }];
+  },
+};
+
+export function aliases(model: ApiModel): string {
+  const errorTypes = model.errors.map((e) => `components["schemas"][${JSON.stringify(e.schemaName)}]`);
+  const blocks = [
+    [
+      '/** A file to upload: its name, optional media type and contents. */',
+      'export interface UploadFile {',
+      '    filename: string;',
+      '    contentType?: string;',
+      '    data: Blob | Uint8Array;',
+      '}',
+    ].join('\n'),
+    [
+      '/** Every error body the API defines. */',
+      `export type ErrorBody = ${errorTypes.length > 0 ? errorTypes.join(' | ') : 'never'};`,
+      'export type ErrorCode = ErrorBody["code"];',
+    ].join('\n'),
+    ...model.operations.map(operationAliases),
+  ];
+  return `${blocks.join('\n\n')}\n`;
+}
+
+function operationAliases(operation: Operation): string {
+  const op = `operations[${JSON.stringify(operation.id)}]`;
+  const where = docText(`${operation.method.toUpperCase()} ${operation.path} (${operation.id})`);
+  return [
+    `/** Parameters of ${where}, decoded: path, query and body fields in one object. */`,
+    `export type ${operation.names.pascal}Params = ${paramsType(operation, op)};`,
+    `/** Success body of ${where}. */`,
+    `export type ${operation.names.pascal}Response = ${op}["responses"][200]["content"]["application/json"];`,
+  ].join('\n');
+}
+
+function paramsType(operation: Operation, op: string): string {
+  const parts: string[] = [];
+  const has = (location: string): boolean => operation.parameters.some((p) => p.location === location);
+  if (has('path')) parts.push(`${op}["parameters"]["path"]`);
+  if (has('query')) parts.push(`NonNullable<${op}["parameters"]["query"]>`);
+  if (has('body')) {
+    const mediaType = operation.body === 'multipart' ? MULTIPART : FORM;
+    const body = `NonNullable<${op}["requestBody"]>["content"][${JSON.stringify(mediaType)}]`;
+    const files = operation.parameters.filter((p) => p.encoding === 'file');
+    if (files.length === 0) {
+      parts.push(body);
+    } else {
+      // openapi-typescript types a binary part as `string`; callers pass file contents.
+      const omitted = files.map((p) => JSON.stringify(p.name)).join(' | ');
+      const fields = files.map((p) => `${propertyKey(p.name)}${p.required ? '' : '?'}: UploadFile`).join('; ');
+      parts.push(`Omit<${body}, ${omitted}>`, `{ ${fields} }`);
+    }
+  }
+  return parts.length === 0 ? 'Record<string, never>' : parts.join(' & ');
+}
+
+/** Text safe inside a `/** *\/` comment on one line. */
+function docText(text: string): string {
+  return text.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ');
+}
+
+/**
+ * Adjusts the copy handed to openapi-typescript where its output would not
+ * match the spec:
+ * - Without a `mapping`, it adds the schema *name* as the discriminator value
+ *   (`code: "BadRequestError"`), contradicting each variant's `const`; the
+ *   consts alone already make the unions discriminated, so discriminators go.
+ * - An object with named properties and a schema for other keys becomes an
+ *   index signature every named property must also satisfy; widening that
+ *   signature to the union of all value types keeps valid bodies assignable.
+ */
+function prepare(document: Record<string, unknown>): void {
+  walkDocument(document, {
+    keywords(node) {
+      if ('discriminator' in node && (Array.isArray(node.oneOf) || Array.isArray(node.anyOf))) delete node.discriminator;
+      const { properties, additionalProperties } = node;
+      if (isObject(properties) && isObject(additionalProperties) && Object.keys(properties).length > 0) {
+        node.additionalProperties = { anyOf: [additionalProperties, ...Object.values(properties)] };
+      }
+    },
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
