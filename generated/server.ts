@@ -73,8 +73,11 @@ import {
   decodeUpdatePresence,
   decodeUpdateStatus,
   decodeUpdateUser,
+  responseValidators,
   type Decoded,
+  type Issue,
   type RawRequest,
+  type ValidateOptions,
 } from './validators.js';
 
 /** Path prefix of every operation. */
@@ -382,6 +385,12 @@ export interface RegisterOptions<User> {
   authenticate: Authenticate<User>;
   /** Largest accepted request body, and largest uploaded file, in bytes (default 25 MiB). */
   bodyLimit?: number;
+  /**
+   * Check every success body against the spec in strict mode (no unlisted
+   * fields); a body that fails is logged and answered with INTERNAL_ERROR.
+   * For tests and development.
+   */
+  validateResponses?: boolean;
 }
 
 const DEFAULT_BODY_LIMIT = 25 * 1024 * 1024;
@@ -396,34 +405,35 @@ const MAX_PARTS = 1000;
 export async function registerRoutes<User = AppUser>(app: FastifyInstance, options: RegisterOptions<User>): Promise<void> {
   const settings: Settings = {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    validateResponses: options.validateResponses ?? false,
     authenticate: options.authenticate,
     users: new WeakMap(),
   };
   await app.register(
     async (scope) => {
       await configureScope(scope, settings);
-      bind(scope, settings, routes.createVideoCall, decodeCreateVideoCall, options.handlers.createVideoCall);
-      bind(scope, settings, routes.updateChannelFolder, decodeUpdateChannelFolder, options.handlers.updateChannelFolder);
-      bind(scope, settings, routes.fetchApiKey, decodeFetchApiKey, options.handlers.fetchApiKey);
-      bind(scope, settings, routes.sendInvites, decodeSendInvites, options.handlers.sendInvites);
-      bind(scope, settings, routes.markTopicAsRead, decodeMarkTopicAsRead, options.handlers.markTopicAsRead);
-      bind(scope, settings, routes.updateMessageFlagsForNarrow, decodeUpdateMessageFlagsForNarrow, options.handlers.updateMessageFlagsForNarrow);
-      bind(scope, settings, routes.getMessage, decodeGetMessage, options.handlers.getMessage);
-      bind(scope, settings, routes.getMessageHistory, decodeGetMessageHistory, options.handlers.getMessageHistory);
-      bind(scope, settings, routes.removeReaction, decodeRemoveReaction, options.handlers.removeReaction);
-      bind(scope, settings, routes.reportMessage, decodeReportMessage, options.handlers.reportMessage);
-      bind(scope, settings, routes.updateRealmDomain, decodeUpdateRealmDomain, options.handlers.updateRealmDomain);
-      bind(scope, settings, routes.getLinkifiers, decodeGetLinkifiers, options.handlers.getLinkifiers);
-      bind(scope, settings, routes.addCodePlayground, decodeAddCodePlayground, options.handlers.addCodePlayground);
-      bind(scope, settings, routes.createMessageReminder, decodeCreateMessageReminder, options.handlers.createMessageReminder);
-      bind(scope, settings, routes.updateScheduledMessage, decodeUpdateScheduledMessage, options.handlers.updateScheduledMessage);
-      bind(scope, settings, routes.updateStream, decodeUpdateStream, options.handlers.updateStream);
-      bind(scope, settings, routes.updateUserGroupSubgroups, decodeUpdateUserGroupSubgroups, options.handlers.updateUserGroupSubgroups);
-      bind(scope, settings, routes.uploadFile, decodeUploadFile, options.handlers.uploadFile);
-      bind(scope, settings, routes.getOwnUser, decodeGetOwnUser, options.handlers.getOwnUser);
-      bind(scope, settings, routes.updatePresence, decodeUpdatePresence, options.handlers.updatePresence);
-      bind(scope, settings, routes.updateStatus, decodeUpdateStatus, options.handlers.updateStatus);
-      bind(scope, settings, routes.updateUser, decodeUpdateUser, options.handlers.updateUser);
+      bind(scope, settings, routes.createVideoCall, decodeCreateVideoCall, options.handlers.createVideoCall, responseValidators.createVideoCall);
+      bind(scope, settings, routes.updateChannelFolder, decodeUpdateChannelFolder, options.handlers.updateChannelFolder, responseValidators.updateChannelFolder);
+      bind(scope, settings, routes.fetchApiKey, decodeFetchApiKey, options.handlers.fetchApiKey, responseValidators.fetchApiKey);
+      bind(scope, settings, routes.sendInvites, decodeSendInvites, options.handlers.sendInvites, responseValidators.sendInvites);
+      bind(scope, settings, routes.markTopicAsRead, decodeMarkTopicAsRead, options.handlers.markTopicAsRead, responseValidators.markTopicAsRead);
+      bind(scope, settings, routes.updateMessageFlagsForNarrow, decodeUpdateMessageFlagsForNarrow, options.handlers.updateMessageFlagsForNarrow, responseValidators.updateMessageFlagsForNarrow);
+      bind(scope, settings, routes.getMessage, decodeGetMessage, options.handlers.getMessage, responseValidators.getMessage);
+      bind(scope, settings, routes.getMessageHistory, decodeGetMessageHistory, options.handlers.getMessageHistory, responseValidators.getMessageHistory);
+      bind(scope, settings, routes.removeReaction, decodeRemoveReaction, options.handlers.removeReaction, responseValidators.removeReaction);
+      bind(scope, settings, routes.reportMessage, decodeReportMessage, options.handlers.reportMessage, responseValidators.reportMessage);
+      bind(scope, settings, routes.updateRealmDomain, decodeUpdateRealmDomain, options.handlers.updateRealmDomain, responseValidators.updateRealmDomain);
+      bind(scope, settings, routes.getLinkifiers, decodeGetLinkifiers, options.handlers.getLinkifiers, responseValidators.getLinkifiers);
+      bind(scope, settings, routes.addCodePlayground, decodeAddCodePlayground, options.handlers.addCodePlayground, responseValidators.addCodePlayground);
+      bind(scope, settings, routes.createMessageReminder, decodeCreateMessageReminder, options.handlers.createMessageReminder, responseValidators.createMessageReminder);
+      bind(scope, settings, routes.updateScheduledMessage, decodeUpdateScheduledMessage, options.handlers.updateScheduledMessage, responseValidators.updateScheduledMessage);
+      bind(scope, settings, routes.updateStream, decodeUpdateStream, options.handlers.updateStream, responseValidators.updateStream);
+      bind(scope, settings, routes.updateUserGroupSubgroups, decodeUpdateUserGroupSubgroups, options.handlers.updateUserGroupSubgroups, responseValidators.updateUserGroupSubgroups);
+      bind(scope, settings, routes.uploadFile, decodeUploadFile, options.handlers.uploadFile, responseValidators.uploadFile);
+      bind(scope, settings, routes.getOwnUser, decodeGetOwnUser, options.handlers.getOwnUser, responseValidators.getOwnUser);
+      bind(scope, settings, routes.updatePresence, decodeUpdatePresence, options.handlers.updatePresence, responseValidators.updatePresence);
+      bind(scope, settings, routes.updateStatus, decodeUpdateStatus, options.handlers.updateStatus, responseValidators.updateStatus);
+      bind(scope, settings, routes.updateUser, decodeUpdateUser, options.handlers.updateUser, responseValidators.updateUser);
     },
     { prefix: basePath },
   );
@@ -431,6 +441,7 @@ export async function registerRoutes<User = AppUser>(app: FastifyInstance, optio
 
 interface Settings {
   bodyLimit: number;
+  validateResponses: boolean;
   authenticate: Authenticate<unknown>;
   /** The authenticated user of each request in flight. */
   users: WeakMap<FastifyRequest, unknown>;
@@ -488,6 +499,7 @@ function bind<Params, Result, User>(
   route: Route,
   decode: (raw: RawRequest) => Decoded<Params>,
   handler: Handler<Params, Result, User>,
+  validate: (body: unknown, options?: ValidateOptions) => Issue[],
 ): void {
   scope.route({
     method: route.method,
@@ -506,6 +518,13 @@ function bind<Params, Result, User>(
       if (reply.sent) return reply;
       const body: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
       if (decoded.unsupported.length > 0) body.ignored_parameters_unsupported = decoded.unsupported;
+      if (settings.validateResponses) {
+        const issues = validate(body, { strict: true });
+        if (issues.length > 0) {
+          const found = issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
+          throw new Error(`${route.operationId}: the handler's result does not match the spec: ${found}`);
+        }
+      }
       return reply.code(200).send(body);
     },
   });

@@ -333,3 +333,25 @@ describe('over real HTTP', () => {
     }
   });
 });
+
+describe('response validation', () => {
+  it('answers a success body the spec does not list with 500 and logs why, when asked to validate', async () => {
+    const checked = await fixtureApp(4096, true);
+    try {
+      const ok = await checked.app.inject({ method: 'GET', url: '/api/v1/messages/101', headers: { authorization: AUTH } });
+      expect(ok.statusCode).toBe(200);
+      const bad = await checked.app.inject({ method: 'GET', url: '/api/v1/messages/501', headers: { authorization: AUTH } });
+      expect(bad.statusCode).toBe(500);
+      expect(bad.json()).toEqual({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_ERROR' });
+      expect(checked.logs.join('')).toMatch(/get-message: the handler's result does not match the spec: \$\.secret_field is not a listed property/);
+    } finally {
+      await checked.app.close();
+    }
+  });
+
+  it('sends unlisted fields unchecked by default', async () => {
+    const response = await call({ method: 'GET', url: '/api/v1/messages/501' });
+    expect(response.status).toBe(200);
+    expect(response.body.secret_field).toBe(1);
+  });
+});
