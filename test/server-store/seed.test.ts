@@ -2,8 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate, fetchApiKey } from '../../server/auth/credentials.js';
 import type { DbHandle } from '../../server/store/db.js';
-import { groupMemberIds, groupSettingValue, isUserInGroup } from '../../server/store/groups.js';
-import { getMessage, messageEdits, messageReactions, userMessageFlags } from '../../server/store/messages.js';
+import {
+  groupMemberIds,
+  groupSettingValue,
+  isUserInGroup,
+  sameGroupSettingValue,
+  setChannelGroupSetting,
+  subgroupsThatWouldCycle,
+} from '../../server/store/groups.js';
+import { getMessage, messageEdits, messageReactions, setFlag, userMessageFlags } from '../../server/store/messages.js';
+import { lastPresenceUpdateId, presenceChanges, recordPresence } from '../../server/store/presence.js';
+import { setUserRole } from '../../server/store/users.js';
 import { migrate } from '../../server/store/migrate.js';
 import { openPglite } from '../../server/store/pglite.js';
 import { openPostgres } from '../../server/store/postgres.js';
@@ -189,5 +198,58 @@ describe.each(['pglite', 'postgres'])('demo organization on %s', (driver) => {
       userId: 5,
     });
     expect(await fetchApiKey(db(), secret, 'deploy-bot@example.com', 'demo1234', limits)).toEqual({ ok: false, reason: 'invalid_credentials' });
+  });
+
+  it('replaces group settings and deletes anonymous groups nothing uses', async () => {
+    const adminGroupId = async () =>
+      (await db().query<{ id: number }>('SELECT can_administer_channel_group_id AS id FROM channels WHERE id = 2')).rows[0]!.id;
+    const anonymousCount = async () => (await db().query('SELECT id FROM user_groups WHERE name IS NULL')).rowCount;
+    const before = await anonymousCount();
+    const oldAnonymous = await adminGroupId();
+    await db().transaction((tx) => setChannelGroupSetting(tx, 2, 'can_administer_channel_group', 6));
+    expect(await adminGroupId()).toBe(6);
+    expect(await anonymousCount()).toBe(before - 1);
+    expect(await db().query('SELECT id FROM user_groups WHERE id = $1', [oldAnonymous])).toMatchObject({ rowCount: 0 });
+    await db().transaction((tx) =>
+      setChannelGroupSetting(tx, 2, 'can_administer_channel_group', { direct_members: [4, 2], direct_subgroups: [10] }),
+    );
+    const stored = await groupSettingValue(db(), await adminGroupId());
+    expect(stored).toEqual({ direct_members: [2, 4], direct_subgroups: [10] });
+    expect(sameGroupSettingValue(stored, { direct_members: [4, 2], direct_subgroups: [10] })).toBe(true);
+    expect(sameGroupSettingValue(stored, 10)).toBe(false);
+    const anonymous = await adminGroupId();
+    await expect(db().transaction((tx) => setChannelGroupSetting(tx, 2, 'can_administer_channel_group', anonymous))).rejects.toThrow(
+      /not a named user group/,
+    );
+  });
+
+  it('finds subgroup additions that would make a cycle', async () => {
+    expect(await subgroupsThatWouldCycle(db(), 9, [11, 10, 9])).toEqual([11, 9]);
+  });
+
+  it('moves system-group membership with the role', async () => {
+    await db().transaction((tx) => setUserRole(tx, 6, 400));
+    expect(await isUserInGroup(db(), 6, 3)).toBe(true);
+    expect(await isUserInGroup(db(), 6, 5)).toBe(false);
+    await db().transaction((tx) => setUserRole(tx, 6, 600));
+    expect(await isUserInGroup(db(), 6, 3)).toBe(false);
+  });
+
+  it('counts only flags that changed', async () => {
+    expect(await setFlag(db(), 5, [101, 102, 103], 'starred', true)).toBe(3);
+    expect(await setFlag(db(), 5, [101, 102, 103], 'starred', true)).toBe(0);
+    expect(await setFlag(db(), 5, [101], 'starred', false)).toBe(1);
+    expect(await userMessageFlags(db(), 5, 102)).toEqual(['starred']);
+  });
+
+  it('hands out increasing presence update ids and returns the changes after one', async () => {
+    const start = await lastPresenceUpdateId(db());
+    expect(start).toBe(2);
+    const now = Math.floor(Date.now() / 1000);
+    const first = await db().transaction((tx) => recordPresence(tx, 4, 'mobile', 'active', now));
+    const second = await db().transaction((tx) => recordPresence(tx, 4, 'mobile', 'idle', now + 5));
+    expect([first, second]).toEqual([start + 1, start + 2]);
+    const changes = await presenceChanges(db(), first, now - 3600);
+    expect(changes).toEqual([{ user_id: 4, client: 'mobile', last_active_at: now, last_connected_at: now + 5, update_id: second }]);
   });
 });
