@@ -2,9 +2,10 @@
  * The generated validators and ajv (compiled from the equivalent JSON Schema)
  * must reach the same verdict on the same values.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Schema } from '../../generator/model/types.js';
 import { arbitraryFor } from '../fixtures/validators/arbitraries.js';
 import { definitions, errorBodyJsonSchema, toJsonSchema, type JsonSchema } from '../fixtures/validators/json-schema.js';
 import { fixtureModel } from '../fixtures/validators/model.js';
@@ -48,7 +49,7 @@ describe('generated validators agree with ajv', () => {
   });
 
   it('error bodies', () => {
-    const errors = { kind: 'union', variants: model.errors.map((e) => ({ kind: 'ref', name: e.schemaName })) } as const;
+    const errors: Schema = { kind: 'union', variants: model.errors.map((e): Schema => ({ kind: 'ref', name: e.schemaName })) };
     const counts = agree(errorBodyJsonSchema(model), arbitraryFor(errors, model), (value) => generated.validateErrorBody(value).length === 0);
     expect(counts.valid).toBeGreaterThan(RUNS / 10);
     expect(counts.invalid).toBeGreaterThan(RUNS / 10);

@@ -1,4 +1,4 @@
-import type { ApiModel, NamedSchema, Schema } from '../../model/types.js';
+import type { ApiModel, NamedSchema, RefSchema, Schema } from '../../model/types.js';
 import { commentText } from './code.js';
 
 /** Temporary variable names, unique within one generated function. */
@@ -50,7 +50,7 @@ export class EmitContext {
   }
 
   /** Follows `ref` nodes to the schema they name. */
-  resolve(schema: Schema): Schema {
+  resolve(schema: Schema): Exclude<Schema, RefSchema> {
     const seen = new Set<string>();
     let current = schema;
     while (current.kind === 'ref') {

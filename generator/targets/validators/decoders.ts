@@ -28,17 +28,17 @@ export function decoderBody(operation: Operation, ctx: EmitContext): string[] {
 function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope): string[] {
   const name = literal(parameter.name);
   if (parameter.encoding === 'file') {
-    const found = ['const x = singleFile(raw, ' + name + ');'];
+    const found = [`const x = singleFile(raw, ${name});`];
     return parameter.required
-      ? [...found, `if (typeof x === "number") return wrongFileCount(${name}, x);`, `value[${name}] = x;`]
-      : [...found, `if (typeof x !== "number") value[${name}] = x;`, `else if (x > 1) return wrongFileCount(${name}, x);`];
+      ? [...found, `if (typeof x === "number") return wrongFileCount(${name}, x);`, assign(parameter.name, 'x')]
+      : [...found, `if (typeof x !== "number") ${assign(parameter.name, 'x')}`, `else if (x > 1) return wrongFileCount(${name}, x);`];
   }
 
-  const present = [...decodeLines(parameter, ctx, scope), `value[${name}] = x;`];
+  const present = [...decodeLines(parameter, ctx, scope), assign(parameter.name, 'x')];
   const lookup = `const w = lookup(raw, ${name});`;
   if (parameter.required) return [lookup, `if (w === undefined) return missing(${name});`, ...present];
   if (parameter.default !== undefined) {
-    return [lookup, ...ifBlock('w === undefined', [`value[${name}] = ${literal(parameter.default)};`], present)];
+    return [lookup, ...ifBlock('w === undefined', [assign(parameter.name, literal(parameter.default))], present)];
   }
   return [lookup, ...ifBlock('w !== undefined', present)];
 }
@@ -112,4 +112,11 @@ function plainKind(schema: Schema): PlainKind | undefined {
 
 function elementKind(schema: Schema, ctx: EmitContext): PlainKind | 'json' {
   return plainKind(ctx.resolve(schema)) ?? 'json';
+}
+
+/** `value[name] = expr`, except that `__proto__` must become an own property, not the prototype. */
+function assign(name: string, expr: string): string {
+  return name === '__proto__'
+    ? `Object.defineProperty(value, "__proto__", { value: ${expr}, enumerable: true, writable: true, configurable: true });`
+    : `value[${literal(name)}] = ${expr};`;
 }

@@ -1,4 +1,5 @@
 import type { ApiModel } from '../../model/types.js';
+import { banner } from '../banner.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { commentText, indent, literal } from './code.js';
 import { EmitContext } from './context.js';
@@ -69,9 +70,7 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
 
   const code = [ctx.constants.join('\n'), ...functions.map((f) => f.body), ...operations.map((o) => o.decoderBody)].join('\n');
   const view = {
-    title: commentText(model.title),
-    version: commentText(model.version),
-    command: commentText(command),
+    banner: banner(model, command, 'line'),
     typeImports: model.operations.map((o) => `${o.names.pascal}Params`),
     runtimeTypes: ['CheckFunction', 'Decoded', 'Failure', 'Issue', 'RawRequest', 'ValidateOptions']
       .filter((name) => name !== 'CheckFunction' || /\bCheckFunction\b/.test(code))
