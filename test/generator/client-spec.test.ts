@@ -1,15 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../generator/load/index.js';
 import type { ApiModel } from '../../generator/model/types.js';
 import { buildModel } from '../../generator/model/build.js';
 import type { Target } from '../../generator/targets/types.js';
 import { target as typesTarget } from '../../generator/targets/types/index.js';
 import { target as validatorsTarget } from '../../generator/targets/validators/index.js';
-import { emitClient, importModule, recordingFetch, root } from '../fixtures/client/harness.js';
+import { emitClient, removeEmitted, importModule, recordingFetch, root } from '../fixtures/client/harness.js';
 import { seedRequests } from '../fixtures/client/seed-requests.js';
+
+afterAll(removeEmitted);
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the client is emitted at test time, so its module is untyped here */
 type Loaded = Record<string, any>;

@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureModel } from '../fixtures/client/model.js';
-import { emitClient, fixtureCompanions, root } from '../fixtures/client/harness.js';
+import { emitClient, removeEmitted, fixtureCompanions, root } from '../fixtures/client/harness.js';
+
+afterAll(removeEmitted);
 
 /** Uses of the generated client that must type-check; each `@ts-expect-error` must really be an error. */
 const usage = `

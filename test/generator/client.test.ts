@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderClient } from '../../generator/targets/client/index.js';
 import { fixtureModel } from '../fixtures/client/model.js';
-import { emitClient, fixtureCompanions, importModule, json, recordingFetch, root } from '../fixtures/client/harness.js';
+import { emitClient, removeEmitted, fixtureCompanions, importModule, json, recordingFetch, root } from '../fixtures/client/harness.js';
+
+afterAll(removeEmitted);
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the client is emitted at test time, so its module is untyped here */
 type Loaded = Record<string, any>;
