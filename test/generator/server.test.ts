@@ -73,7 +73,7 @@ describe('server target: route table and Handlers type', () => {
     expect(server).toContain('  updateStream: Handler<UpdateStreamParams, UpdateStreamResponse, User>;');
     expect(server).toContain('  fetchApiKey: Handler<FetchApiKeyParams, FetchApiKeyResponse, undefined>;');
     expect(server).toContain("  'STREAM_DOES_NOT_EXIST': 400,");
-    expect(server).toContain('bind(scope, settings, routes.uploadFile, decodeUploadFile, options.handlers.uploadFile);');
+    expect(server).toContain('bind(scope, settings, routes.uploadFile, decodeUploadFile, options.handlers.uploadFile, responseValidators.uploadFile);');
   });
 
   it('refuses a model without an error code the bindings send', async () => {
