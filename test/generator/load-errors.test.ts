@@ -1,0 +1,44 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generate } from '../../generator/cli/pipeline.js';
+import { SpecError } from '../../generator/load/errors.js';
+import { target as types } from '../../generator/targets/types/index.js';
+import { config, snapshot, tempProject } from './helpers.js';
+
+const cases: [string, { file: string; line: number; message: string }][] = [
+  ['yaml-syntax', { file: 'spec/paths/things.yaml', line: 5, message: 'YAML syntax error' }],
+  ['dangling-ref', { file: 'spec/paths/things.yaml', line: 9, message: 'cannot resolve $ref `../components/schemas/Missing.yaml`' }],
+  ['dangling-internal-ref', { file: 'spec/openapi.yaml', line: 9, message: 'cannot resolve $ref `#/components/parameters/Nope`' }],
+  ['duplicate-operationid', { file: 'spec/openapi.yaml', line: 18, message: 'duplicate operationId `make-thing` (first used at spec/openapi.yaml:7)' }],
+  ['header-param', { file: 'spec/openapi.yaml', line: 10, message: 'parameter `X-Token` is `in: header`' }],
+  ['json-body', { file: 'spec/openapi.yaml', line: 9, message: 'found `application/json`' }],
+  ['not-keyword', { file: 'spec/openapi.yaml', line: 16, message: 'schema keyword `not` is not supported' }],
+  ['feature-level-text', { file: 'spec/openapi.yaml', line: 8, message: '`x-feature-level` must be a non-negative integer' }],
+  ['plain-array-field', { file: 'spec/openapi.yaml', line: 14, message: 'property `ids` is a list' }],
+];
+
+describe('malformed specs stop the run with file and line, writing nothing', () => {
+  let dispose = (): void => {};
+  afterEach(() => dispose());
+
+  it.each(cases)('%s', async (name, want) => {
+    const project = tempProject(`malformed/${name}`);
+    dispose = project.dispose;
+    const out = join(project.root, 'generated');
+    mkdirSync(out);
+    writeFileSync(join(out, 'types.ts'), '// an earlier run\n');
+    const before = snapshot(out);
+
+    const error = await generate(config(project.root), [types]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SpecError);
+    const specError = error as SpecError;
+    expect({ file: specError.file, line: specError.line }).toEqual({ file: want.file, line: want.line });
+    expect(specError.message).toContain(want.message);
+    expect(specError.message.startsWith(`${want.file}:${want.line}: `)).toBe(true);
+    expect(snapshot(out)).toEqual(before);
+  });
+});
