@@ -102,11 +102,18 @@ function docText(text: string): string {
  * - An object with named properties and a schema for other keys becomes an
  *   index signature every named property must also satisfy; widening that
  *   signature to the union of all value types keeps valid bodies assignable.
+ * - A parameter sent as JSON text (`content: application/json`) is typed as
+ *   its decoded schema, since `<Pascal>Params` holds decoded values.
  */
 function prepare(document: Record<string, unknown>): void {
   walkDocument(document, {
     keywords(node) {
       if ('discriminator' in node && (Array.isArray(node.oneOf) || Array.isArray(node.anyOf))) delete node.discriminator;
+      const json = (node.in === 'path' || node.in === 'query') && isObject(node.content) ? node.content['application/json'] : undefined;
+      if (isObject(json) && json.schema !== undefined) {
+        node.schema = json.schema;
+        delete node.content;
+      }
       const { properties, additionalProperties } = node;
       if (isObject(properties) && isObject(additionalProperties) && Object.keys(properties).length > 0) {
         node.additionalProperties = { anyOf: [additionalProperties, ...Object.values(properties)] };
