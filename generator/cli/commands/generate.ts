@@ -1,5 +1,5 @@
 /** `teamchat generate`: run the targets and write (or, with `--check`, compare) their files. */
-import { watch as watchFiles } from 'node:fs';
+import { existsSync, watch as watchFiles } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
 import { generateOptions, resolveGenerateConfig, type GenerateConfig } from '../../config.js';
@@ -38,7 +38,7 @@ export function report(config: GenerateConfig, result: GenerateResult, output: O
 
 /** Regenerates on every change under the spec's folder and templates/; a failing run keeps watching. */
 async function watch(config: GenerateConfig, output: Output): Promise<number> {
-  const folders = [dirname(join(config.root, config.spec)), config.templatesDir];
+  const folders = [dirname(join(config.root, config.spec)), config.templatesDir].filter((folder) => existsSync(folder));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const run = async (): Promise<void> => {
