@@ -32,7 +32,7 @@ interface BundlerProblem {
 
 export async function loadSpec(specPath: string, root: string): Promise<LoadedSpec> {
   const absolute = resolve(root, specPath);
-  const sources = new SourceMap(root);
+  const sources = new SourceMap(root, absolute);
   if (!existsSync(absolute)) throw new SpecError(sources.relativePath(absolute), undefined, 'file not found');
 
   const config = await bundlerConfig(root);

@@ -25,7 +25,11 @@ export class SourceMap {
   private readonly origins = new WeakMap<object, NodeOrigin>();
   private readonly files = new Map<string, ParsedFile | null>();
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    /** Absolute path of the root spec file, blamed for nodes of unknown origin. */
+    private readonly rootFile: string,
+  ) {}
 
   /** Records every object of one parsed file; the first file to claim an object keeps it. */
   addFile(absolute: string, parsed: unknown): void {
@@ -42,9 +46,9 @@ export class SourceMap {
   }
 
   /** Where a node of the bundled document was written; `key` points at one of its keys. */
-  locate(node: unknown, key?: string, fallback?: SourceLocation): SourceLocation {
+  locate(node: unknown, key?: string): SourceLocation {
     const origin = this.origin(node);
-    if (!origin) return fallback ?? { file: this.relativePath(this.root) };
+    if (!origin) return { file: this.relativePath(this.rootFile) };
     return this.locatePath(origin.absolute, key === undefined ? origin.path : [...origin.path, key]);
   }
 
