@@ -33,14 +33,13 @@ import {
   invalidFrom,
   invalidJson,
   keySegment,
-  lookup,
-  matchesAny,
   missing,
   parseInteger,
   parseJson,
   prefixFailures,
   repeated,
   repeatedElements,
+  scratch,
   singleFile,
   unsupportedParameters,
   validateWith,
@@ -50,64 +49,42 @@ import {
 export type { Decoded, DecodeError, Issue, RawRequest, ValidateOptions } from './validators-runtime.js';
 
 const PARAMETERS_1 = new Set<string>([]);
-const KEYS_1 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "url"]);
 const PARAMETERS_2 = new Set<string>(["channel_folder_id", "name", "description", "is_archived"]);
-const KEYS_2 = new Set<string>(["result", "msg", "ignored_parameters_unsupported"]);
 const PARAMETERS_3 = new Set<string>(["username", "password"]);
-const KEYS_3 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "api_key", "email", "user_id"]);
+const KEYS_1 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "api_key", "email", "user_id"]);
 const ENUM_1 = new Set<number>([100, 200, 300, 400, 600]);
 const PARAMETERS_4 = new Set<string>(["invitee_emails", "invite_expires_in_minutes", "invite_as", "stream_ids", "group_ids", "include_realm_default_subscriptions", "notify_referrer_on_join", "welcome_message_custom_text"]);
 const PARAMETERS_5 = new Set<string>(["stream_id", "topic_name"]);
 const PATTERN_1 = new RegExp("^([0-9]+|newest|oldest|first_unread)$", "u");
 const ENUM_2 = new Set<string>(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
-const KEYS_4 = new Set<string>(["operator", "operand", "negated"]);
 const PARAMETERS_6 = new Set<string>(["anchor", "include_anchor", "num_before", "num_after", "narrow", "op", "flag"]);
-const KEYS_5 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "processed_count", "updated_count", "first_processed_id", "last_processed_id", "found_oldest", "found_newest", "ignored_because_not_subscribed_channels"]);
+const KEYS_2 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "processed_count", "updated_count", "first_processed_id", "last_processed_id", "found_oldest", "found_newest", "ignored_because_not_subscribed_channels"]);
 const PARAMETERS_7 = new Set<string>(["message_id", "apply_markdown", "allow_empty_topic_name"]);
-const KEYS_6 = new Set<string>(["id", "email", "full_name", "is_mirror_dummy"]);
-const KEYS_7 = new Set<string>(["text", "url"]);
-const KEYS_8 = new Set<string>(["emoji_name", "emoji_code", "reaction_type", "user_id"]);
-const KEYS_9 = new Set<string>(["id", "message_id", "sender_id", "msg_type", "content"]);
-const KEYS_10 = new Set<string>(["user_id", "timestamp", "prev_content", "prev_rendered_content", "prev_stream", "stream", "prev_topic", "topic"]);
-const KEYS_11 = new Set<string>(["id", "type", "sender_id", "sender_email", "sender_full_name", "sender_realm_str", "avatar_url", "client", "content", "content_type", "display_recipient", "recipient_id", "stream_id", "subject", "topic_links", "is_me_message", "reactions", "submessages", "timestamp", "last_edit_timestamp", "last_moved_timestamp", "edit_history", "flags"]);
-const KEYS_12 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "message", "raw_content"]);
+const KEYS_3 = new Set<string>(["id", "message_id", "sender_id", "msg_type", "content"]);
+const KEYS_4 = new Set<string>(["user_id", "timestamp", "prev_content", "prev_rendered_content", "prev_stream", "stream", "prev_topic", "topic"]);
+const KEYS_5 = new Set<string>(["id", "type", "sender_id", "sender_email", "sender_full_name", "sender_realm_str", "avatar_url", "client", "content", "content_type", "display_recipient", "recipient_id", "stream_id", "subject", "topic_links", "is_me_message", "reactions", "submessages", "timestamp", "last_edit_timestamp", "last_moved_timestamp", "edit_history", "flags"]);
+const KEYS_6 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "message", "raw_content"]);
 const PARAMETERS_8 = new Set<string>(["message_id", "allow_empty_topic_name"]);
-const KEYS_13 = new Set<string>(["topic", "content", "rendered_content", "timestamp", "user_id", "prev_topic", "stream", "prev_stream", "prev_content", "prev_rendered_content", "content_html_diff"]);
-const KEYS_14 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "message_history"]);
+const KEYS_7 = new Set<string>(["topic", "content", "rendered_content", "timestamp", "user_id", "prev_topic", "stream", "prev_stream", "prev_content", "prev_rendered_content", "content_html_diff"]);
 const PARAMETERS_9 = new Set<string>(["message_id", "emoji_name", "emoji_code", "reaction_type"]);
 const PARAMETERS_10 = new Set<string>(["message_id", "report_type", "description"]);
 const PARAMETERS_11 = new Set<string>(["domain", "allow_subdomains"]);
-const KEYS_15 = new Set<string>(["id", "pattern", "url_template", "example_input", "reverse_template", "alternative_url_templates"]);
-const KEYS_16 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "linkifiers"]);
+const KEYS_8 = new Set<string>(["id", "pattern", "url_template", "example_input", "reverse_template", "alternative_url_templates"]);
 const PARAMETERS_12 = new Set<string>(["name", "pygments_language", "url_template"]);
-const KEYS_17 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "id"]);
 const PARAMETERS_13 = new Set<string>(["message_id", "scheduled_delivery_timestamp", "note"]);
-const KEYS_18 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "reminder_id"]);
 const PARAMETERS_14 = new Set<string>(["scheduled_message_id", "type", "to", "content", "topic", "scheduled_delivery_timestamp"]);
-const KEYS_19 = new Set<string>(["direct_members", "direct_subgroups"]);
-const KEYS_20 = new Set<string>(["new", "old"]);
 const PARAMETERS_15 = new Set<string>(["stream_id", "description", "new_name", "is_private", "is_web_public", "history_public_to_subscribers", "is_default_stream", "message_retention_days", "is_archived", "folder_id", "topics_policy", "can_add_subscribers_group", "can_remove_subscribers_group", "can_administer_channel_group", "can_delete_any_message_group", "can_delete_own_message_group"]);
 const PARAMETERS_16 = new Set<string>(["user_group_id", "add", "delete"]);
 const PARAMETERS_17 = new Set<string>(["file"]);
-const KEYS_21 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "url", "uri", "filename"]);
+const KEYS_9 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "url", "uri", "filename"]);
 const PATTERN_2 = new RegExp("^[0-9]+$", "u");
-const KEYS_22 = new Set<string>(["value", "rendered_value"]);
-const KEYS_23 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
+const KEYS_10 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
 const PARAMETERS_18 = new Set<string>(["status", "last_update_id", "history_limit_days", "ping_only", "new_user_input", "slim_presence"]);
-const KEYS_24 = new Set<string>(["active_timestamp", "idle_timestamp"]);
 const PATTERN_3 = new RegExp("^[^@]+@[^@]+$", "u");
-const KEYS_25 = new Set<string>(["client", "status", "timestamp"]);
-const KEYS_26 = new Set<string>(["client", "status", "timestamp", "pushable"]);
-const KEYS_27 = new Set<string>(["aggregated"]);
-const VARIANTS_1 = [variant1, variant2];
-const KEYS_28 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "presence_last_update_id", "server_timestamp", "presences"]);
+const KEYS_11 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "presence_last_update_id", "server_timestamp", "presences"]);
 const PARAMETERS_19 = new Set<string>(["status_text", "emoji_name", "emoji_code", "reaction_type", "away"]);
-const KEYS_29 = new Set<string>(["id", "value"]);
 const PARAMETERS_20 = new Set<string>(["user_id", "full_name", "role", "profile_data", "new_email"]);
-const KEYS_30 = new Set<string>(["result", "msg", "code"]);
-const KEYS_31 = new Set<string>(["result", "msg", "code", "errors", "daily_limit_reached", "license_limit_reached", "sent_invitations"]);
-const KEYS_32 = new Set<string>(["result", "msg", "code", "retry-after"]);
-const KEYS_33 = new Set<string>(["result", "msg", "code", "stream_id"]);
+const KEYS_12 = new Set<string>(["result", "msg", "code", "errors", "daily_limit_reached", "license_limit_reached", "sent_invitations"]);
 
 /** Schema BadRequestError. */
 function schemaBadRequestError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
@@ -148,7 +125,7 @@ function schemaBadRequestError(v: unknown, out: Failure[], all: boolean, strict:
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_30.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -198,7 +175,7 @@ function schemaDisplayRecipientUser(v: unknown, out: Failure[], all: boolean, st
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_6.has(k1)) {
+        if (k1 !== "id" && k1 !== "email" && k1 !== "full_name" && k1 !== "is_mirror_dummy") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -281,7 +258,7 @@ function schemaEditHistoryEntry(v: unknown, out: Failure[], all: boolean, strict
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_10.has(k1)) {
+        if (!KEYS_4.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -331,7 +308,7 @@ function schemaGroupSettingMembers(v: unknown, out: Failure[], all: boolean, str
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_19.has(k1)) {
+        if (k1 !== "direct_members" && k1 !== "direct_subgroups") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -389,7 +366,7 @@ function schemaGroupSettingValue(v: unknown, out: Failure[], all: boolean, stric
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_20.has(k1)) {
+        if (k1 !== "new" && k1 !== "old") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -437,7 +414,7 @@ function schemaInternalError(v: unknown, out: Failure[], all: boolean, strict: b
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_30.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -555,7 +532,7 @@ function schemaInvitationFailedError(v: unknown, out: Failure[], all: boolean, s
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_31.has(k1)) {
+        if (!KEYS_12.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -637,7 +614,7 @@ function schemaLinkifier(v: unknown, out: Failure[], all: boolean, strict: boole
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_15.has(k1)) {
+        if (!KEYS_8.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -905,23 +882,12 @@ function schemaMessage(v: unknown, out: Failure[], all: boolean, strict: boolean
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_11.has(k1)) {
+        if (!KEYS_5.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
     }
-  }
-}
-
-/** Schema MessageFlagOp. */
-function schemaMessageFlagOp(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
-    if (!all) return;
-  } else if (v !== "add" && v !== "remove") {
-    out.push({ path: "", message: "must be one of \"add\", \"remove\"", rule: "enum" });
-    if (!all) return;
   }
 }
 
@@ -1023,7 +989,7 @@ function schemaMessageHistorySnapshot(v: unknown, out: Failure[], all: boolean, 
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_13.has(k1)) {
+        if (!KEYS_7.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1071,7 +1037,7 @@ function schemaMethodNotAllowedError(v: unknown, out: Failure[], all: boolean, s
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_30.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1103,23 +1069,12 @@ function schemaNarrowOperand(v: unknown, out: Failure[], all: boolean, strict: b
   }
 }
 
-/** Schema NarrowOperator. */
-function schemaNarrowOperator(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
-    if (!all) return;
-  } else if (!ENUM_2.has(v)) {
-    out.push({ path: "", message: "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", rule: "enum" });
-    if (!all) return;
-  }
-}
-
 /** Schema NarrowTerm. */
 function schemaNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v === "object" && v !== null && !Array.isArray(v)) {
-    const n3 = out.length;
+    const n2 = out.length;
     schemaNarrowTermObject(v, out, all, strict);
-    if (out.length !== n3) {
+    if (out.length !== n2) {
       if (!all) return;
     }
   } else if (Array.isArray(v)) {
@@ -1133,19 +1088,20 @@ function schemaNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: bool
     }
     if (v.length > 0) {
       const x1: unknown = v[0];
-      const n1 = out.length;
-      schemaNarrowOperator(x1, out, all, strict);
-      if (out.length !== n1) {
-        prefixFailures(out, n1, "[0]");
+      if (typeof x1 !== "string") {
+        out.push({ path: "[0]", message: "must be a string", rule: "type" });
+        if (!all) return;
+      } else if (!ENUM_2.has(x1)) {
+        out.push({ path: "[0]", message: "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", rule: "enum" });
         if (!all) return;
       }
     }
     if (v.length > 1) {
       const x2: unknown = v[1];
-      const n2 = out.length;
+      const n1 = out.length;
       schemaNarrowOperand(x2, out, all, strict);
-      if (out.length !== n2) {
-        prefixFailures(out, n2, "[1]");
+      if (out.length !== n1) {
+        prefixFailures(out, n1, "[1]");
         if (!all) return;
       }
     }
@@ -1166,23 +1122,22 @@ function schemaNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict
     if (x1 === undefined) {
       out.push({ path: ".operator", message: "is required", rule: "required" });
       if (!all) return;
-    } else {
-      const n1 = out.length;
-      schemaNarrowOperator(x1, out, all, strict);
-      if (out.length !== n1) {
-        prefixFailures(out, n1, ".operator");
-        if (!all) return;
-      }
+    } else if (typeof x1 !== "string") {
+      out.push({ path: ".operator", message: "must be a string", rule: "type" });
+      if (!all) return;
+    } else if (!ENUM_2.has(x1)) {
+      out.push({ path: ".operator", message: "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", rule: "enum" });
+      if (!all) return;
     }
     const x2 = o1["operand"];
     if (x2 === undefined) {
       out.push({ path: ".operand", message: "is required", rule: "required" });
       if (!all) return;
     } else {
-      const n2 = out.length;
+      const n1 = out.length;
       schemaNarrowOperand(x2, out, all, strict);
-      if (out.length !== n2) {
-        prefixFailures(out, n2, ".operand");
+      if (out.length !== n1) {
+        prefixFailures(out, n1, ".operand");
         if (!all) return;
       }
     }
@@ -1195,7 +1150,7 @@ function schemaNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_4.has(k1)) {
+        if (k1 !== "operator" && k1 !== "operand" && k1 !== "negated") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1243,7 +1198,7 @@ function schemaNotFoundError(v: unknown, out: Failure[], all: boolean, strict: b
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_30.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1272,7 +1227,7 @@ function schemaPresenceLegacy(v: unknown, out: Failure[], all: boolean, strict: 
       }
     }
     for (const k1 in o1) {
-      if (!KEYS_27.has(k1)) {
+      if (k1 !== "aggregated") {
         const x2 = o1[k1];
         const n2 = out.length;
         schemaPresenceLegacyClient(x2, out, all, strict);
@@ -1318,7 +1273,7 @@ function schemaPresenceLegacyAggregated(v: unknown, out: Failure[], all: boolean
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_25.has(k1)) {
+        if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1368,7 +1323,7 @@ function schemaPresenceLegacyClient(v: unknown, out: Failure[], all: boolean, st
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_26.has(k1)) {
+        if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp" && k1 !== "pushable") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1402,7 +1357,7 @@ function schemaPresenceModern(v: unknown, out: Failure[], all: boolean, strict: 
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_24.has(k1)) {
+        if (k1 !== "active_timestamp" && k1 !== "idle_timestamp") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1448,7 +1403,7 @@ function schemaProfileDataUpdate(v: unknown, out: Failure[], all: boolean, stric
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_29.has(k1)) {
+        if (k1 !== "id" && k1 !== "value") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1481,7 +1436,7 @@ function schemaProfileDataValue(v: unknown, out: Failure[], all: boolean, strict
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_22.has(k1)) {
+        if (k1 !== "value" && k1 !== "rendered_value") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1537,7 +1492,7 @@ function schemaRateLimitError(v: unknown, out: Failure[], all: boolean, strict: 
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_32.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "retry-after") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1573,13 +1528,12 @@ function schemaReaction(v: unknown, out: Failure[], all: boolean, strict: boolea
     if (x3 === undefined) {
       out.push({ path: ".reaction_type", message: "is required", rule: "required" });
       if (!all) return;
-    } else {
-      const n1 = out.length;
-      schemaReactionType(x3, out, all, strict);
-      if (out.length !== n1) {
-        prefixFailures(out, n1, ".reaction_type");
-        if (!all) return;
-      }
+    } else if (typeof x3 !== "string") {
+      out.push({ path: ".reaction_type", message: "must be a string", rule: "type" });
+      if (!all) return;
+    } else if (x3 !== "unicode_emoji" && x3 !== "realm_emoji" && x3 !== "zulip_extra_emoji") {
+      out.push({ path: ".reaction_type", message: "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"", rule: "enum" });
+      if (!all) return;
     }
     const x4 = o1["user_id"];
     if (x4 === undefined) {
@@ -1591,7 +1545,7 @@ function schemaReaction(v: unknown, out: Failure[], all: boolean, strict: boolea
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_8.has(k1)) {
+        if (k1 !== "emoji_name" && k1 !== "emoji_code" && k1 !== "reaction_type" && k1 !== "user_id") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1639,34 +1593,12 @@ function schemaReactionDoesNotExistError(v: unknown, out: Failure[], all: boolea
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_30.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
     }
-  }
-}
-
-/** Schema ReactionType. */
-function schemaReactionType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
-    if (!all) return;
-  } else if (v !== "unicode_emoji" && v !== "realm_emoji" && v !== "zulip_extra_emoji") {
-    out.push({ path: "", message: "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"", rule: "enum" });
-    if (!all) return;
-  }
-}
-
-/** Schema ReportType. */
-function schemaReportType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
-    if (!all) return;
-  } else if (v.length < 2 && codePointLength(v) < 1) {
-    out.push({ path: "", message: "must be at least 1 character", rule: "minLength" });
-    if (!all) return;
   }
 }
 
@@ -1709,34 +1641,12 @@ function schemaRequestTooLargeError(v: unknown, out: Failure[], all: boolean, st
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_30.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
     }
-  }
-}
-
-/** Schema Role. */
-function schemaRole(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (!ENUM_1.has(v)) {
-    out.push({ path: "", message: "must be one of 100, 200, 300, 400, 600", rule: "enum" });
-    if (!all) return;
-  }
-}
-
-/** Schema ScheduledMessageType. */
-function schemaScheduledMessageType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
-    if (!all) return;
-  } else if (v !== "direct" && v !== "channel" && v !== "stream" && v !== "private") {
-    out.push({ path: "", message: "must be one of \"direct\", \"channel\", \"stream\", \"private\"", rule: "enum" });
-    if (!all) return;
   }
 }
 
@@ -1787,7 +1697,7 @@ function schemaStreamDoesNotExistError(v: unknown, out: Failure[], all: boolean,
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_33.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "stream_id") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1845,7 +1755,7 @@ function schemaSubmessage(v: unknown, out: Failure[], all: boolean, strict: bool
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_9.has(k1)) {
+        if (!KEYS_3.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -1879,23 +1789,12 @@ function schemaTopicLink(v: unknown, out: Failure[], all: boolean, strict: boole
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_7.has(k1)) {
+        if (k1 !== "text" && k1 !== "url") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
     }
-  }
-}
-
-/** Schema TopicsPolicy. */
-function schemaTopicsPolicy(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
-    if (!all) return;
-  } else if (v !== "inherit" && v !== "allow_empty_topic" && v !== "disable_empty_topic" && v !== "empty_topic_only") {
-    out.push({ path: "", message: "must be one of \"inherit\", \"allow_empty_topic\", \"disable_empty_topic\", \"empty_topic_only\"", rule: "enum" });
-    if (!all) return;
   }
 }
 
@@ -1938,7 +1837,7 @@ function schemaUnauthorizedError(v: unknown, out: Failure[], all: boolean, stric
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_30.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2044,7 +1943,7 @@ function responseCreateVideoCall(v: unknown, out: Failure[], all: boolean, stric
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_1.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "url") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2096,7 +1995,7 @@ function responseUpdateChannelFolder(v: unknown, out: Failure[], all: boolean, s
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_2.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2172,7 +2071,7 @@ function responseFetchApiKey(v: unknown, out: Failure[], all: boolean, strict: b
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_3.has(k1)) {
+        if (!KEYS_1.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2224,7 +2123,7 @@ function responseSendInvites(v: unknown, out: Failure[], all: boolean, strict: b
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_2.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2276,7 +2175,7 @@ function responseMarkTopicAsRead(v: unknown, out: Failure[], all: boolean, stric
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_2.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2405,7 +2304,7 @@ function responseUpdateMessageFlagsForNarrow(v: unknown, out: Failure[], all: bo
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_5.has(k1)) {
+        if (!KEYS_2.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2477,7 +2376,7 @@ function responseGetMessage(v: unknown, out: Failure[], all: boolean, strict: bo
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_12.has(k1)) {
+        if (!KEYS_6.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2551,7 +2450,7 @@ function responseGetMessageHistory(v: unknown, out: Failure[], all: boolean, str
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_14.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "message_history") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2603,7 +2502,7 @@ function responseRemoveReaction(v: unknown, out: Failure[], all: boolean, strict
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_2.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2655,7 +2554,7 @@ function responseReportMessage(v: unknown, out: Failure[], all: boolean, strict:
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_2.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2707,7 +2606,7 @@ function responseUpdateRealmDomain(v: unknown, out: Failure[], all: boolean, str
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_2.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2777,7 +2676,7 @@ function responseGetLinkifiers(v: unknown, out: Failure[], all: boolean, strict:
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_16.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "linkifiers") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2837,7 +2736,7 @@ function responseAddCodePlayground(v: unknown, out: Failure[], all: boolean, str
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_17.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "id") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2897,7 +2796,7 @@ function responseCreateMessageReminder(v: unknown, out: Failure[], all: boolean,
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_18.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "reminder_id") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -2949,7 +2848,7 @@ function responseUpdateScheduledMessage(v: unknown, out: Failure[], all: boolean
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_2.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -3001,7 +2900,7 @@ function responseUpdateStream(v: unknown, out: Failure[], all: boolean, strict: 
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_2.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -3053,7 +2952,7 @@ function responseUpdateUserGroupSubgroups(v: unknown, out: Failure[], all: boole
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_2.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -3129,7 +3028,7 @@ function responseUploadFile(v: unknown, out: Failure[], all: boolean, strict: bo
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_21.has(k1)) {
+        if (!KEYS_9.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -3231,13 +3130,12 @@ function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: bo
     if (x11 === undefined) {
       out.push({ path: ".role", message: "is required", rule: "required" });
       if (!all) return;
-    } else {
-      const n1 = out.length;
-      schemaRole(x11, out, all, strict);
-      if (out.length !== n1) {
-        prefixFailures(out, n1, ".role");
-        if (!all) return;
-      }
+    } else if (!(typeof x11 === "number" && Number.isInteger(x11))) {
+      out.push({ path: ".role", message: "must be an integer", rule: "type" });
+      if (!all) return;
+    } else if (!ENUM_1.has(x11)) {
+      out.push({ path: ".role", message: "must be one of 100, 200, 300, 400, 600", rule: "enum" });
+      if (!all) return;
     }
     const x12 = o1["is_admin"];
     if (x12 === undefined) {
@@ -3324,10 +3222,10 @@ function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: bo
             if (!all) return;
           }
           const x22 = o2[k1];
-          const n2 = out.length;
+          const n1 = out.length;
           schemaProfileDataValue(x22, out, all, strict);
-          if (out.length !== n2) {
-            prefixFailures(out, n2, ".profile_data" + keySegment(k1));
+          if (out.length !== n1) {
+            prefixFailures(out, n1, ".profile_data" + keySegment(k1));
             if (!all) return;
           }
         }
@@ -3335,7 +3233,7 @@ function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: bo
     }
     if (strict) {
       for (const k2 in o1) {
-        if (!KEYS_23.has(k2)) {
+        if (!KEYS_10.has(k2)) {
           out.push({ path: keySegment(k2), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -3402,14 +3300,24 @@ function responseUpdatePresence(v: unknown, out: Failure[], all: boolean, strict
     }
     const x7 = o1["presences"];
     if (x7 !== undefined) {
-      if (!matchesAny(VARIANTS_1, x7, strict)) {
+      const m1 = scratch.length;
+      let u1 = false;
+      variant1(x7, scratch, false, strict);
+      u1 = scratch.length === m1;
+      scratch.length = m1;
+      if (!u1) {
+        variant2(x7, scratch, false, strict);
+        u1 = scratch.length === m1;
+        scratch.length = m1;
+      }
+      if (!u1) {
         out.push({ path: ".presences", message: "must be an object", rule: "union" });
         if (!all) return;
       }
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_28.has(k1)) {
+        if (!KEYS_11.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -3461,7 +3369,7 @@ function responseUpdateStatus(v: unknown, out: Failure[], all: boolean, strict: 
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_2.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -3513,7 +3421,7 @@ function responseUpdateUser(v: unknown, out: Failure[], all: boolean, strict: bo
     }
     if (strict) {
       for (const k1 in o1) {
-        if (!KEYS_2.has(k1)) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
@@ -3635,7 +3543,7 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
   const value: Record<string, unknown> = {};
   // channel_folder_id: path, plain, required
   {
-    const w = lookup(raw, "channel_folder_id");
+    const w = raw.path["channel_folder_id"];
     if (w === undefined) return missing("channel_folder_id");
     if (typeof w !== "string") return repeated("channel_folder_id");
     const x = parseInteger(w);
@@ -3644,7 +3552,7 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
   }
   // name: body, plain
   {
-    const w = lookup(raw, "name");
+    const w = raw.body["name"] ?? raw.query["name"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("name");
       const x = w;
@@ -3656,7 +3564,7 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
   }
   // description: body, plain
   {
-    const w = lookup(raw, "description");
+    const w = raw.body["description"] ?? raw.query["description"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("description");
       const x = w;
@@ -3665,7 +3573,7 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
   }
   // is_archived: body, plain
   {
-    const w = lookup(raw, "is_archived");
+    const w = raw.body["is_archived"] ?? raw.query["is_archived"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("is_archived");
       const x = w === "true" ? true : w === "false" ? false : undefined;
@@ -3686,7 +3594,7 @@ export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
   const value: Record<string, unknown> = {};
   // username: body, plain, required
   {
-    const w = lookup(raw, "username");
+    const w = raw.body["username"] ?? raw.query["username"];
     if (w === undefined) return missing("username");
     if (typeof w !== "string") return repeated("username");
     const x = w;
@@ -3694,7 +3602,7 @@ export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
   }
   // password: body, plain, required
   {
-    const w = lookup(raw, "password");
+    const w = raw.body["password"] ?? raw.query["password"];
     if (w === undefined) return missing("password");
     if (typeof w !== "string") return repeated("password");
     const x = w;
@@ -3713,7 +3621,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
   const value: Record<string, unknown> = {};
   // invitee_emails: body, plain, required
   {
-    const w = lookup(raw, "invitee_emails");
+    const w = raw.body["invitee_emails"] ?? raw.query["invitee_emails"];
     if (w === undefined) return missing("invitee_emails");
     if (typeof w !== "string") return repeated("invitee_emails");
     const x = w;
@@ -3721,7 +3629,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
   }
   // invite_expires_in_minutes: body, json
   {
-    const w = lookup(raw, "invite_expires_in_minutes");
+    const w = raw.body["invite_expires_in_minutes"] ?? raw.query["invite_expires_in_minutes"];
     if (w === undefined) {
       value["invite_expires_in_minutes"] = 14400;
     } else {
@@ -3742,22 +3650,22 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
   }
   // invite_as: body, plain
   {
-    const w = lookup(raw, "invite_as");
+    const w = raw.body["invite_as"] ?? raw.query["invite_as"];
     if (w === undefined) {
       value["invite_as"] = 400;
     } else {
       if (typeof w !== "string") return repeated("invite_as");
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("invite_as", "type", "", x);
-      const f1: Failure[] = [];
-      schemaRole(x, f1, false, false);
-      if (f1.length !== 0) return invalidFrom("invite_as", f1[0]!, "");
+      if (!ENUM_1.has(x)) {
+        return invalid("invite_as", "enum", "", "must be one of 100, 200, 300, 400, 600");
+      }
       value["invite_as"] = x;
     }
   }
   // stream_ids: body, json, required
   {
-    const w = lookup(raw, "stream_ids");
+    const w = raw.body["stream_ids"] ?? raw.query["stream_ids"];
     if (w === undefined) return missing("stream_ids");
     const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "integer");
     if (x === INVALID_JSON) return invalidJson("stream_ids");
@@ -3775,7 +3683,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
   }
   // group_ids: body, json
   {
-    const w = lookup(raw, "group_ids");
+    const w = raw.body["group_ids"] ?? raw.query["group_ids"];
     if (w !== undefined) {
       const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "integer");
       if (x === INVALID_JSON) return invalidJson("group_ids");
@@ -3794,7 +3702,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
   }
   // include_realm_default_subscriptions: body, plain
   {
-    const w = lookup(raw, "include_realm_default_subscriptions");
+    const w = raw.body["include_realm_default_subscriptions"] ?? raw.query["include_realm_default_subscriptions"];
     if (w === undefined) {
       value["include_realm_default_subscriptions"] = false;
     } else {
@@ -3806,7 +3714,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
   }
   // notify_referrer_on_join: body, plain
   {
-    const w = lookup(raw, "notify_referrer_on_join");
+    const w = raw.body["notify_referrer_on_join"] ?? raw.query["notify_referrer_on_join"];
     if (w === undefined) {
       value["notify_referrer_on_join"] = true;
     } else {
@@ -3818,7 +3726,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
   }
   // welcome_message_custom_text: body, json
   {
-    const w = lookup(raw, "welcome_message_custom_text");
+    const w = raw.body["welcome_message_custom_text"] ?? raw.query["welcome_message_custom_text"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("welcome_message_custom_text");
       const x = parseJson(w);
@@ -3848,7 +3756,7 @@ export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadP
   const value: Record<string, unknown> = {};
   // stream_id: body, plain, required
   {
-    const w = lookup(raw, "stream_id");
+    const w = raw.body["stream_id"] ?? raw.query["stream_id"];
     if (w === undefined) return missing("stream_id");
     if (typeof w !== "string") return repeated("stream_id");
     const x = parseInteger(w);
@@ -3857,7 +3765,7 @@ export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadP
   }
   // topic_name: body, plain, required
   {
-    const w = lookup(raw, "topic_name");
+    const w = raw.body["topic_name"] ?? raw.query["topic_name"];
     if (w === undefined) return missing("topic_name");
     if (typeof w !== "string") return repeated("topic_name");
     const x = w;
@@ -3876,7 +3784,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
   const value: Record<string, unknown> = {};
   // anchor: body, plain, required
   {
-    const w = lookup(raw, "anchor");
+    const w = raw.body["anchor"] ?? raw.query["anchor"];
     if (w === undefined) return missing("anchor");
     if (typeof w !== "string") return repeated("anchor");
     const x = w;
@@ -3887,7 +3795,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
   }
   // include_anchor: body, plain
   {
-    const w = lookup(raw, "include_anchor");
+    const w = raw.body["include_anchor"] ?? raw.query["include_anchor"];
     if (w === undefined) {
       value["include_anchor"] = true;
     } else {
@@ -3899,7 +3807,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
   }
   // num_before: body, plain, required
   {
-    const w = lookup(raw, "num_before");
+    const w = raw.body["num_before"] ?? raw.query["num_before"];
     if (w === undefined) return missing("num_before");
     if (typeof w !== "string") return repeated("num_before");
     const x = parseInteger(w);
@@ -3911,7 +3819,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
   }
   // num_after: body, plain, required
   {
-    const w = lookup(raw, "num_after");
+    const w = raw.body["num_after"] ?? raw.query["num_after"];
     if (w === undefined) return missing("num_after");
     if (typeof w !== "string") return repeated("num_after");
     const x = parseInteger(w);
@@ -3923,7 +3831,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
   }
   // narrow: body, json, required
   {
-    const w = lookup(raw, "narrow");
+    const w = raw.body["narrow"] ?? raw.query["narrow"];
     if (w === undefined) return missing("narrow");
     const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "json");
     if (x === INVALID_JSON) return invalidJson("narrow");
@@ -3941,18 +3849,18 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
   }
   // op: body, plain, required
   {
-    const w = lookup(raw, "op");
+    const w = raw.body["op"] ?? raw.query["op"];
     if (w === undefined) return missing("op");
     if (typeof w !== "string") return repeated("op");
     const x = w;
-    const f2: Failure[] = [];
-    schemaMessageFlagOp(x, f2, false, false);
-    if (f2.length !== 0) return invalidFrom("op", f2[0]!, "");
+    if (x !== "add" && x !== "remove") {
+      return invalid("op", "enum", "", "must be one of \"add\", \"remove\"");
+    }
     value["op"] = x;
   }
   // flag: body, plain, required
   {
-    const w = lookup(raw, "flag");
+    const w = raw.body["flag"] ?? raw.query["flag"];
     if (w === undefined) return missing("flag");
     if (typeof w !== "string") return repeated("flag");
     const x = w;
@@ -3971,7 +3879,7 @@ export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
   const value: Record<string, unknown> = {};
   // message_id: path, plain, required
   {
-    const w = lookup(raw, "message_id");
+    const w = raw.path["message_id"];
     if (w === undefined) return missing("message_id");
     if (typeof w !== "string") return repeated("message_id");
     const x = parseInteger(w);
@@ -3980,7 +3888,7 @@ export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
   }
   // apply_markdown: query, plain
   {
-    const w = lookup(raw, "apply_markdown");
+    const w = raw.body["apply_markdown"] ?? raw.query["apply_markdown"];
     if (w === undefined) {
       value["apply_markdown"] = true;
     } else {
@@ -3992,7 +3900,7 @@ export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
   }
   // allow_empty_topic_name: query, plain
   {
-    const w = lookup(raw, "allow_empty_topic_name");
+    const w = raw.body["allow_empty_topic_name"] ?? raw.query["allow_empty_topic_name"];
     if (w === undefined) {
       value["allow_empty_topic_name"] = false;
     } else {
@@ -4015,7 +3923,7 @@ export function decodeGetMessageHistory(raw: RawRequest): Decoded<GetMessageHist
   const value: Record<string, unknown> = {};
   // message_id: path, plain, required
   {
-    const w = lookup(raw, "message_id");
+    const w = raw.path["message_id"];
     if (w === undefined) return missing("message_id");
     if (typeof w !== "string") return repeated("message_id");
     const x = parseInteger(w);
@@ -4024,7 +3932,7 @@ export function decodeGetMessageHistory(raw: RawRequest): Decoded<GetMessageHist
   }
   // allow_empty_topic_name: query, plain
   {
-    const w = lookup(raw, "allow_empty_topic_name");
+    const w = raw.body["allow_empty_topic_name"] ?? raw.query["allow_empty_topic_name"];
     if (w === undefined) {
       value["allow_empty_topic_name"] = false;
     } else {
@@ -4047,7 +3955,7 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
   const value: Record<string, unknown> = {};
   // message_id: path, plain, required
   {
-    const w = lookup(raw, "message_id");
+    const w = raw.path["message_id"];
     if (w === undefined) return missing("message_id");
     if (typeof w !== "string") return repeated("message_id");
     const x = parseInteger(w);
@@ -4056,7 +3964,7 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
   }
   // emoji_name: body, plain
   {
-    const w = lookup(raw, "emoji_name");
+    const w = raw.body["emoji_name"] ?? raw.query["emoji_name"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("emoji_name");
       const x = w;
@@ -4065,7 +3973,7 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
   }
   // emoji_code: body, plain
   {
-    const w = lookup(raw, "emoji_code");
+    const w = raw.body["emoji_code"] ?? raw.query["emoji_code"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("emoji_code");
       const x = w;
@@ -4074,13 +3982,13 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
   }
   // reaction_type: body, plain
   {
-    const w = lookup(raw, "reaction_type");
+    const w = raw.body["reaction_type"] ?? raw.query["reaction_type"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("reaction_type");
       const x = w;
-      const f1: Failure[] = [];
-      schemaReactionType(x, f1, false, false);
-      if (f1.length !== 0) return invalidFrom("reaction_type", f1[0]!, "");
+      if (x !== "unicode_emoji" && x !== "realm_emoji" && x !== "zulip_extra_emoji") {
+        return invalid("reaction_type", "enum", "", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"");
+      }
       value["reaction_type"] = x;
     }
   }
@@ -4097,7 +4005,7 @@ export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParam
   const value: Record<string, unknown> = {};
   // message_id: path, plain, required
   {
-    const w = lookup(raw, "message_id");
+    const w = raw.path["message_id"];
     if (w === undefined) return missing("message_id");
     if (typeof w !== "string") return repeated("message_id");
     const x = parseInteger(w);
@@ -4106,18 +4014,18 @@ export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParam
   }
   // report_type: body, plain, required
   {
-    const w = lookup(raw, "report_type");
+    const w = raw.body["report_type"] ?? raw.query["report_type"];
     if (w === undefined) return missing("report_type");
     if (typeof w !== "string") return repeated("report_type");
     const x = w;
-    const f1: Failure[] = [];
-    schemaReportType(x, f1, false, false);
-    if (f1.length !== 0) return invalidFrom("report_type", f1[0]!, "");
+    if (x.length < 2 && codePointLength(x) < 1) {
+      return invalid("report_type", "minLength", "", "must be at least 1 character");
+    }
     value["report_type"] = x;
   }
   // description: body, plain
   {
-    const w = lookup(raw, "description");
+    const w = raw.body["description"] ?? raw.query["description"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("description");
       const x = w;
@@ -4140,7 +4048,7 @@ export function decodeUpdateRealmDomain(raw: RawRequest): Decoded<UpdateRealmDom
   const value: Record<string, unknown> = {};
   // domain: path, plain, required
   {
-    const w = lookup(raw, "domain");
+    const w = raw.path["domain"];
     if (w === undefined) return missing("domain");
     if (typeof w !== "string") return repeated("domain");
     const x = w;
@@ -4148,7 +4056,7 @@ export function decodeUpdateRealmDomain(raw: RawRequest): Decoded<UpdateRealmDom
   }
   // allow_subdomains: body, plain, required
   {
-    const w = lookup(raw, "allow_subdomains");
+    const w = raw.body["allow_subdomains"] ?? raw.query["allow_subdomains"];
     if (w === undefined) return missing("allow_subdomains");
     if (typeof w !== "string") return repeated("allow_subdomains");
     const x = w === "true" ? true : w === "false" ? false : undefined;
@@ -4179,7 +4087,7 @@ export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygro
   const value: Record<string, unknown> = {};
   // name: body, plain, required
   {
-    const w = lookup(raw, "name");
+    const w = raw.body["name"] ?? raw.query["name"];
     if (w === undefined) return missing("name");
     if (typeof w !== "string") return repeated("name");
     const x = w;
@@ -4187,7 +4095,7 @@ export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygro
   }
   // pygments_language: body, plain, required
   {
-    const w = lookup(raw, "pygments_language");
+    const w = raw.body["pygments_language"] ?? raw.query["pygments_language"];
     if (w === undefined) return missing("pygments_language");
     if (typeof w !== "string") return repeated("pygments_language");
     const x = w;
@@ -4195,7 +4103,7 @@ export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygro
   }
   // url_template: body, plain, required
   {
-    const w = lookup(raw, "url_template");
+    const w = raw.body["url_template"] ?? raw.query["url_template"];
     if (w === undefined) return missing("url_template");
     if (typeof w !== "string") return repeated("url_template");
     const x = w;
@@ -4214,7 +4122,7 @@ export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMess
   const value: Record<string, unknown> = {};
   // message_id: body, plain
   {
-    const w = lookup(raw, "message_id");
+    const w = raw.body["message_id"] ?? raw.query["message_id"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("message_id");
       const x = parseInteger(w);
@@ -4224,7 +4132,7 @@ export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMess
   }
   // scheduled_delivery_timestamp: body, plain
   {
-    const w = lookup(raw, "scheduled_delivery_timestamp");
+    const w = raw.body["scheduled_delivery_timestamp"] ?? raw.query["scheduled_delivery_timestamp"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("scheduled_delivery_timestamp");
       const x = parseInteger(w);
@@ -4234,7 +4142,7 @@ export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMess
   }
   // note: body, plain
   {
-    const w = lookup(raw, "note");
+    const w = raw.body["note"] ?? raw.query["note"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("note");
       const x = w;
@@ -4254,7 +4162,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
   const value: Record<string, unknown> = {};
   // scheduled_message_id: path, plain, required
   {
-    const w = lookup(raw, "scheduled_message_id");
+    const w = raw.path["scheduled_message_id"];
     if (w === undefined) return missing("scheduled_message_id");
     if (typeof w !== "string") return repeated("scheduled_message_id");
     const x = parseInteger(w);
@@ -4263,19 +4171,19 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
   }
   // type: body, plain
   {
-    const w = lookup(raw, "type");
+    const w = raw.body["type"] ?? raw.query["type"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("type");
       const x = w;
-      const f1: Failure[] = [];
-      schemaScheduledMessageType(x, f1, false, false);
-      if (f1.length !== 0) return invalidFrom("type", f1[0]!, "");
+      if (x !== "direct" && x !== "channel" && x !== "stream" && x !== "private") {
+        return invalid("type", "enum", "", "must be one of \"direct\", \"channel\", \"stream\", \"private\"");
+      }
       value["type"] = x;
     }
   }
   // to: body, json
   {
-    const w = lookup(raw, "to");
+    const w = raw.body["to"] ?? raw.query["to"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("to");
       const x = parseJson(w);
@@ -4299,7 +4207,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
   }
   // content: body, plain
   {
-    const w = lookup(raw, "content");
+    const w = raw.body["content"] ?? raw.query["content"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("content");
       const x = w;
@@ -4308,7 +4216,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
   }
   // topic: body, plain
   {
-    const w = lookup(raw, "topic");
+    const w = raw.body["topic"] ?? raw.query["topic"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("topic");
       const x = w;
@@ -4317,7 +4225,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
   }
   // scheduled_delivery_timestamp: body, plain
   {
-    const w = lookup(raw, "scheduled_delivery_timestamp");
+    const w = raw.body["scheduled_delivery_timestamp"] ?? raw.query["scheduled_delivery_timestamp"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("scheduled_delivery_timestamp");
       const x = parseInteger(w);
@@ -4338,7 +4246,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
   const value: Record<string, unknown> = {};
   // stream_id: path, plain, required
   {
-    const w = lookup(raw, "stream_id");
+    const w = raw.path["stream_id"];
     if (w === undefined) return missing("stream_id");
     if (typeof w !== "string") return repeated("stream_id");
     const x = parseInteger(w);
@@ -4347,7 +4255,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
   }
   // description: body, plain
   {
-    const w = lookup(raw, "description");
+    const w = raw.body["description"] ?? raw.query["description"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("description");
       const x = w;
@@ -4356,7 +4264,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
   }
   // new_name: body, plain
   {
-    const w = lookup(raw, "new_name");
+    const w = raw.body["new_name"] ?? raw.query["new_name"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("new_name");
       const x = w;
@@ -4365,7 +4273,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
   }
   // is_private: body, plain
   {
-    const w = lookup(raw, "is_private");
+    const w = raw.body["is_private"] ?? raw.query["is_private"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("is_private");
       const x = w === "true" ? true : w === "false" ? false : undefined;
@@ -4375,7 +4283,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
   }
   // is_web_public: body, plain
   {
-    const w = lookup(raw, "is_web_public");
+    const w = raw.body["is_web_public"] ?? raw.query["is_web_public"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("is_web_public");
       const x = w === "true" ? true : w === "false" ? false : undefined;
@@ -4385,7 +4293,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
   }
   // history_public_to_subscribers: body, plain
   {
-    const w = lookup(raw, "history_public_to_subscribers");
+    const w = raw.body["history_public_to_subscribers"] ?? raw.query["history_public_to_subscribers"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("history_public_to_subscribers");
       const x = w === "true" ? true : w === "false" ? false : undefined;
@@ -4395,7 +4303,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
   }
   // is_default_stream: body, plain
   {
-    const w = lookup(raw, "is_default_stream");
+    const w = raw.body["is_default_stream"] ?? raw.query["is_default_stream"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("is_default_stream");
       const x = w === "true" ? true : w === "false" ? false : undefined;
@@ -4405,7 +4313,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
   }
   // message_retention_days: body, json
   {
-    const w = lookup(raw, "message_retention_days");
+    const w = raw.body["message_retention_days"] ?? raw.query["message_retention_days"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("message_retention_days");
       const x = parseJson(w);
@@ -4428,7 +4336,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
   }
   // is_archived: body, plain
   {
-    const w = lookup(raw, "is_archived");
+    const w = raw.body["is_archived"] ?? raw.query["is_archived"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("is_archived");
       const x = w === "true" ? true : w === "false" ? false : undefined;
@@ -4438,7 +4346,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
   }
   // folder_id: body, json
   {
-    const w = lookup(raw, "folder_id");
+    const w = raw.body["folder_id"] ?? raw.query["folder_id"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("folder_id");
       const x = parseJson(w);
@@ -4457,78 +4365,78 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
   }
   // topics_policy: body, plain
   {
-    const w = lookup(raw, "topics_policy");
+    const w = raw.body["topics_policy"] ?? raw.query["topics_policy"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("topics_policy");
       const x = w;
-      const f1: Failure[] = [];
-      schemaTopicsPolicy(x, f1, false, false);
-      if (f1.length !== 0) return invalidFrom("topics_policy", f1[0]!, "");
+      if (x !== "inherit" && x !== "allow_empty_topic" && x !== "disable_empty_topic" && x !== "empty_topic_only") {
+        return invalid("topics_policy", "enum", "", "must be one of \"inherit\", \"allow_empty_topic\", \"disable_empty_topic\", \"empty_topic_only\"");
+      }
       value["topics_policy"] = x;
     }
   }
   // can_add_subscribers_group: body, json
   {
-    const w = lookup(raw, "can_add_subscribers_group");
+    const w = raw.body["can_add_subscribers_group"] ?? raw.query["can_add_subscribers_group"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("can_add_subscribers_group");
       const x = parseJson(w);
       if (x === INVALID_JSON) return invalidJson("can_add_subscribers_group");
-      const f2: Failure[] = [];
-      schemaGroupSettingValue(x, f2, false, false);
-      if (f2.length !== 0) return invalidFrom("can_add_subscribers_group", f2[0]!, "");
+      const f1: Failure[] = [];
+      schemaGroupSettingValue(x, f1, false, false);
+      if (f1.length !== 0) return invalidFrom("can_add_subscribers_group", f1[0]!, "");
       value["can_add_subscribers_group"] = x;
     }
   }
   // can_remove_subscribers_group: body, json
   {
-    const w = lookup(raw, "can_remove_subscribers_group");
+    const w = raw.body["can_remove_subscribers_group"] ?? raw.query["can_remove_subscribers_group"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("can_remove_subscribers_group");
       const x = parseJson(w);
       if (x === INVALID_JSON) return invalidJson("can_remove_subscribers_group");
-      const f3: Failure[] = [];
-      schemaGroupSettingValue(x, f3, false, false);
-      if (f3.length !== 0) return invalidFrom("can_remove_subscribers_group", f3[0]!, "");
+      const f2: Failure[] = [];
+      schemaGroupSettingValue(x, f2, false, false);
+      if (f2.length !== 0) return invalidFrom("can_remove_subscribers_group", f2[0]!, "");
       value["can_remove_subscribers_group"] = x;
     }
   }
   // can_administer_channel_group: body, json
   {
-    const w = lookup(raw, "can_administer_channel_group");
+    const w = raw.body["can_administer_channel_group"] ?? raw.query["can_administer_channel_group"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("can_administer_channel_group");
       const x = parseJson(w);
       if (x === INVALID_JSON) return invalidJson("can_administer_channel_group");
-      const f4: Failure[] = [];
-      schemaGroupSettingValue(x, f4, false, false);
-      if (f4.length !== 0) return invalidFrom("can_administer_channel_group", f4[0]!, "");
+      const f3: Failure[] = [];
+      schemaGroupSettingValue(x, f3, false, false);
+      if (f3.length !== 0) return invalidFrom("can_administer_channel_group", f3[0]!, "");
       value["can_administer_channel_group"] = x;
     }
   }
   // can_delete_any_message_group: body, json
   {
-    const w = lookup(raw, "can_delete_any_message_group");
+    const w = raw.body["can_delete_any_message_group"] ?? raw.query["can_delete_any_message_group"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("can_delete_any_message_group");
       const x = parseJson(w);
       if (x === INVALID_JSON) return invalidJson("can_delete_any_message_group");
-      const f5: Failure[] = [];
-      schemaGroupSettingValue(x, f5, false, false);
-      if (f5.length !== 0) return invalidFrom("can_delete_any_message_group", f5[0]!, "");
+      const f4: Failure[] = [];
+      schemaGroupSettingValue(x, f4, false, false);
+      if (f4.length !== 0) return invalidFrom("can_delete_any_message_group", f4[0]!, "");
       value["can_delete_any_message_group"] = x;
     }
   }
   // can_delete_own_message_group: body, json
   {
-    const w = lookup(raw, "can_delete_own_message_group");
+    const w = raw.body["can_delete_own_message_group"] ?? raw.query["can_delete_own_message_group"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("can_delete_own_message_group");
       const x = parseJson(w);
       if (x === INVALID_JSON) return invalidJson("can_delete_own_message_group");
-      const f6: Failure[] = [];
-      schemaGroupSettingValue(x, f6, false, false);
-      if (f6.length !== 0) return invalidFrom("can_delete_own_message_group", f6[0]!, "");
+      const f5: Failure[] = [];
+      schemaGroupSettingValue(x, f5, false, false);
+      if (f5.length !== 0) return invalidFrom("can_delete_own_message_group", f5[0]!, "");
       value["can_delete_own_message_group"] = x;
     }
   }
@@ -4545,7 +4453,7 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
   const value: Record<string, unknown> = {};
   // user_group_id: path, plain, required
   {
-    const w = lookup(raw, "user_group_id");
+    const w = raw.path["user_group_id"];
     if (w === undefined) return missing("user_group_id");
     if (typeof w !== "string") return repeated("user_group_id");
     const x = parseInteger(w);
@@ -4554,7 +4462,7 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
   }
   // add: body, json
   {
-    const w = lookup(raw, "add");
+    const w = raw.body["add"] ?? raw.query["add"];
     if (w !== undefined) {
       const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "integer");
       if (x === INVALID_JSON) return invalidJson("add");
@@ -4573,7 +4481,7 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
   }
   // delete: body, json
   {
-    const w = lookup(raw, "delete");
+    const w = raw.body["delete"] ?? raw.query["delete"];
     if (w !== undefined) {
       const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "integer");
       if (x === INVALID_JSON) return invalidJson("delete");
@@ -4631,7 +4539,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
   const value: Record<string, unknown> = {};
   // status: body, plain, required
   {
-    const w = lookup(raw, "status");
+    const w = raw.body["status"] ?? raw.query["status"];
     if (w === undefined) return missing("status");
     if (typeof w !== "string") return repeated("status");
     const x = w;
@@ -4642,7 +4550,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
   }
   // last_update_id: body, plain
   {
-    const w = lookup(raw, "last_update_id");
+    const w = raw.body["last_update_id"] ?? raw.query["last_update_id"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("last_update_id");
       const x = parseInteger(w);
@@ -4652,7 +4560,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
   }
   // history_limit_days: body, plain
   {
-    const w = lookup(raw, "history_limit_days");
+    const w = raw.body["history_limit_days"] ?? raw.query["history_limit_days"];
     if (w === undefined) {
       value["history_limit_days"] = 14;
     } else {
@@ -4664,7 +4572,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
   }
   // ping_only: body, plain
   {
-    const w = lookup(raw, "ping_only");
+    const w = raw.body["ping_only"] ?? raw.query["ping_only"];
     if (w === undefined) {
       value["ping_only"] = false;
     } else {
@@ -4676,7 +4584,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
   }
   // new_user_input: body, plain
   {
-    const w = lookup(raw, "new_user_input");
+    const w = raw.body["new_user_input"] ?? raw.query["new_user_input"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("new_user_input");
       const x = w === "true" ? true : w === "false" ? false : undefined;
@@ -4686,7 +4594,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
   }
   // slim_presence: body, plain
   {
-    const w = lookup(raw, "slim_presence");
+    const w = raw.body["slim_presence"] ?? raw.query["slim_presence"];
     if (w === undefined) {
       value["slim_presence"] = false;
     } else {
@@ -4709,7 +4617,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
   const value: Record<string, unknown> = {};
   // status_text: body, plain
   {
-    const w = lookup(raw, "status_text");
+    const w = raw.body["status_text"] ?? raw.query["status_text"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("status_text");
       const x = w;
@@ -4721,7 +4629,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
   }
   // emoji_name: body, plain
   {
-    const w = lookup(raw, "emoji_name");
+    const w = raw.body["emoji_name"] ?? raw.query["emoji_name"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("emoji_name");
       const x = w;
@@ -4730,7 +4638,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
   }
   // emoji_code: body, plain
   {
-    const w = lookup(raw, "emoji_code");
+    const w = raw.body["emoji_code"] ?? raw.query["emoji_code"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("emoji_code");
       const x = w;
@@ -4739,19 +4647,19 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
   }
   // reaction_type: body, plain
   {
-    const w = lookup(raw, "reaction_type");
+    const w = raw.body["reaction_type"] ?? raw.query["reaction_type"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("reaction_type");
       const x = w;
-      const f1: Failure[] = [];
-      schemaReactionType(x, f1, false, false);
-      if (f1.length !== 0) return invalidFrom("reaction_type", f1[0]!, "");
+      if (x !== "unicode_emoji" && x !== "realm_emoji" && x !== "zulip_extra_emoji") {
+        return invalid("reaction_type", "enum", "", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"");
+      }
       value["reaction_type"] = x;
     }
   }
   // away: body, plain
   {
-    const w = lookup(raw, "away");
+    const w = raw.body["away"] ?? raw.query["away"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("away");
       const x = w === "true" ? true : w === "false" ? false : undefined;
@@ -4772,7 +4680,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
   const value: Record<string, unknown> = {};
   // user_id: path, plain, required
   {
-    const w = lookup(raw, "user_id");
+    const w = raw.path["user_id"];
     if (w === undefined) return missing("user_id");
     if (typeof w !== "string") return repeated("user_id");
     const x = parseInteger(w);
@@ -4781,7 +4689,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
   }
   // full_name: body, plain
   {
-    const w = lookup(raw, "full_name");
+    const w = raw.body["full_name"] ?? raw.query["full_name"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("full_name");
       const x = w;
@@ -4790,20 +4698,20 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
   }
   // role: body, plain
   {
-    const w = lookup(raw, "role");
+    const w = raw.body["role"] ?? raw.query["role"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("role");
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("role", "type", "", x);
-      const f1: Failure[] = [];
-      schemaRole(x, f1, false, false);
-      if (f1.length !== 0) return invalidFrom("role", f1[0]!, "");
+      if (!ENUM_1.has(x)) {
+        return invalid("role", "enum", "", "must be one of 100, 200, 300, 400, 600");
+      }
       value["role"] = x;
     }
   }
   // profile_data: body, json
   {
-    const w = lookup(raw, "profile_data");
+    const w = raw.body["profile_data"] ?? raw.query["profile_data"];
     if (w !== undefined) {
       const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "json");
       if (x === INVALID_JSON) return invalidJson("profile_data");
@@ -4812,9 +4720,9 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
       } else {
         for (let i1 = 0; i1 < x.length; i1++) {
           const x1: unknown = x[i1];
-          const f2: Failure[] = [];
-          schemaProfileDataUpdate(x1, f2, false, false);
-          if (f2.length !== 0) return invalidFrom("profile_data", f2[0]!, "[" + i1 + "]");
+          const f1: Failure[] = [];
+          schemaProfileDataUpdate(x1, f1, false, false);
+          if (f1.length !== 0) return invalidFrom("profile_data", f1[0]!, "[" + i1 + "]");
         }
       }
       value["profile_data"] = x;
@@ -4822,7 +4730,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
   }
   // new_email: body, plain
   {
-    const w = lookup(raw, "new_email");
+    const w = raw.body["new_email"] ?? raw.query["new_email"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("new_email");
       const x = w;

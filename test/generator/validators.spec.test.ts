@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../generator/load/index.js';
 import { buildModel } from '../../generator/model/build.js';
-import type { ApiModel, Operation } from '../../generator/model/types.js';
-import { loadGenerated, type GeneratedValidators, type RawRequestLike } from '../fixtures/validators/load.js';
+import type { ApiModel } from '../../generator/model/types.js';
+import { loadGenerated, type GeneratedValidators } from '../fixtures/validators/load.js';
+import { toWire } from '../fixtures/validators/wire.js';
 
 const root = join(import.meta.dirname, '..', '..');
 let model: ApiModel;
@@ -14,24 +15,6 @@ beforeAll(async () => {
   model = buildModel(await loadSpec('spec/openapi.yaml', root));
   generated = await loadGenerated(model);
 });
-
-/** A request example as it travels: path parameters in the path, the rest as form fields. */
-function toWire(operation: Operation, values: Record<string, unknown>): RawRequestLike {
-  const raw: RawRequestLike = { path: {}, query: {}, body: {}, files: [] };
-  for (const parameter of operation.parameters) {
-    const value = values[parameter.name];
-    if (value === undefined) continue;
-    if (parameter.encoding === 'file') {
-      raw.files!.push({ field: parameter.name, filename: 'release-notes.pdf', contentType: 'application/pdf', data: new Uint8Array([1]) });
-      continue;
-    }
-    const text = parameter.encoding === 'json' ? JSON.stringify(value) : String(value);
-    if (parameter.location === 'path') raw.path[parameter.name] = text;
-    else if (operation.method === 'get') raw.query[parameter.name] = text;
-    else raw.body[parameter.name] = text;
-  }
-  return raw;
-}
 
 describe('validators generated from spec/', () => {
   it('has a decoder and a response validator for every operation', () => {

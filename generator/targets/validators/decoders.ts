@@ -1,5 +1,5 @@
 import type { Operation, Parameter, Schema } from '../../model/types.js';
-import { commentText, ifBlock, indent, listLiteral, literal } from './code.js';
+import { commentText, ifBlock, indent, isInheritedName, listLiteral, literal } from './code.js';
 import { emitCheck } from './checks/dispatch.js';
 import { Scope, type EmitContext } from './context.js';
 import { decodeSink } from './sink.js';
@@ -35,7 +35,7 @@ function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope): s
   }
 
   const present = [...decodeLines(parameter, ctx, scope), assign(parameter.name, 'x')];
-  const lookup = `const w = lookup(raw, ${name});`;
+  const lookup = `const w = ${wireValue(parameter)};`;
   if (parameter.required) return [lookup, `if (w === undefined) return missing(${name});`, ...present];
   if (parameter.default !== undefined) {
     return [lookup, ...ifBlock('w === undefined', [assign(parameter.name, literal(parameter.default))], present)];
@@ -119,4 +119,16 @@ function assign(name: string, expr: string): string {
   return name === '__proto__'
     ? `Object.defineProperty(value, "__proto__", { value: ${expr}, enumerable: true, writable: true, configurable: true });`
     : `value[${literal(name)}] = ${expr};`;
+}
+
+/**
+ * Where a parameter's text is read: path parameters from the path, the rest
+ * from the form body, then the query string. Each read uses a constant key,
+ * so it stays a fast monomorphic property load.
+ */
+function wireValue(parameter: Parameter): string {
+  const key = literal(parameter.name);
+  // Names like `constructor` would otherwise be found on Object.prototype.
+  const read = (source: string) => (isInheritedName(parameter.name) ? `ownField(${source}, ${key})` : `${source}[${key}]`);
+  return parameter.location === 'path' ? read('raw.path') : `${read('raw.body')} ?? ${read('raw.query')}`;
 }

@@ -15,15 +15,15 @@ const RUNTIME_HELPERS = [
   'invalidFrom',
   'invalidJson',
   'keySegment',
-  'lookup',
-  'matchesAny',
   'missing',
+  'ownField',
   'parseInteger',
   'parseJson',
   'parseNumber',
   'prefixFailures',
   'repeated',
   'repeatedElements',
+  'scratch',
   'singleFile',
   'unsupportedParameters',
   'validateWith',
@@ -72,9 +72,7 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
   const view = {
     banner: banner(model, command, 'line'),
     typeImports: model.operations.map((o) => `${o.names.pascal}Params`),
-    runtimeTypes: ['CheckFunction', 'Decoded', 'Failure', 'Issue', 'RawRequest', 'ValidateOptions']
-      .filter((name) => name !== 'CheckFunction' || /\bCheckFunction\b/.test(code))
-      .join(', '),
+    runtimeTypes: 'Decoded, Failure, Issue, RawRequest, ValidateOptions',
     runtimeImports: RUNTIME_HELPERS.filter((name) => name === 'validateWith' || new RegExp(`\\b${name}\\b`).test(code)),
     constants: ctx.constants,
     functions,

@@ -5,12 +5,12 @@ import type { EmitContext } from '../context.js';
 const INLINE_LIMIT = 4;
 
 /** An expression that is true when `value` is not one of `values`. */
-export function enumMiss(value: string, values: readonly (string | number)[], ctx: EmitContext): string {
+export function enumMiss(value: string, values: readonly (string | number)[], ctx: EmitContext, prefix = 'ENUM'): string {
   if (values.length <= INLINE_LIMIT) {
     return values.length === 0 ? 'true' : values.map((v) => `${value} !== ${literal(v)}`).join(' && ');
   }
   const type = typeof values[0] === 'number' ? 'number' : 'string';
-  const set = ctx.constant('ENUM', `new Set<${type}>(${listLiteral(values)})`);
+  const set = ctx.constant(prefix, `new Set<${type}>(${listLiteral(values)})`);
   return `!${set}.has(${value})`;
 }
 

@@ -1,7 +1,7 @@
 import type { ObjectSchema } from '../../../model/types.js';
-import { appendExpr, appendText, ifBlock, indent, isInheritedName, listLiteral, literal, propertySegment } from '../code.js';
+import { appendExpr, appendText, ifBlock, indent, isInheritedName, literal, propertySegment } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
-import { patternConstant } from './constants.js';
+import { enumMiss, patternConstant } from './constants.js';
 import { emitCheck, guarded, type CheckArgs } from './dispatch.js';
 
 export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
@@ -73,8 +73,8 @@ export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
     }
     if (unlisted.length > 0) {
       if (listed) {
-        const keys = ctx.constant('KEYS', `new Set<string>(${listLiteral(schema.properties.map((p) => p.name))})`);
-        body.push(...ifBlock(`!${keys}.has(${key})`, unlisted));
+        const unknownKey = enumMiss(key, schema.properties.map((p) => p.name), ctx, 'KEYS');
+        body.push(...ifBlock(unknownKey, unlisted));
       } else {
         body.push(...unlisted);
       }

@@ -40,14 +40,25 @@ function byType(args: CheckArgs<UnionSchema>, classes: TypeClass[]): string[] {
 }
 
 function inOrder(args: CheckArgs<UnionSchema>): string[] {
-  const { schema, value, sink, path, ctx } = args;
+  const { schema, value, sink, path, ctx, scope } = args;
   const fns = schema.variants.map((variant, index) =>
     variant.kind === 'ref'
       ? ctx.schemaFunction(variant.name)
       : ctx.variantFunction(variant, `Variant ${index + 1} of ${describe(schema, ctx)}.`),
   );
-  const list = ctx.constant('VARIANTS', `[${fns.join(', ')}]`);
-  return ifBlock(`!matchesAny(${list}, ${value}, ${sink.strict})`, sink.fail('union', path, unionMessage(args)));
+  // Each variant runs against the shared scratch stack; what it records is dropped again.
+  const mark = scope.next('m');
+  const matched = scope.next('u');
+  const attempt = (fn: string) => [
+    `${fn}(${value}, scratch, false, ${sink.strict});`,
+    `${matched} = scratch.length === ${mark};`,
+    `scratch.length = ${mark};`,
+  ];
+  const [first, ...others] = fns;
+  const lines = [`const ${mark} = scratch.length;`, `let ${matched} = false;`, ...attempt(first!)];
+  for (const fn of others) lines.push(...ifBlock(`!${matched}`, attempt(fn)));
+  lines.push(...ifBlock(`!${matched}`, sink.fail('union', path, unionMessage(args))));
+  return lines;
 }
 
 /** Discriminator value to variant, or undefined when the mapping names no variant. */
