@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureModel } from '../fixtures/validators/model.js';
-import { loadGenerated, type DecodedLike, type GeneratedValidators, type RawRequestLike } from '../fixtures/validators/load.js';
+import { loadGenerated, loadRuntime, type DecodedLike, type GeneratedValidators, type RawRequestLike } from '../fixtures/validators/load.js';
 
 let generated: GeneratedValidators;
 beforeAll(async () => {
@@ -113,5 +114,35 @@ describe('generated request decoders', () => {
       fixtureModel().operations.map((o) => o.names.camel).sort(),
     );
     expect(generated.decoders.updateStatus).toBe(generated.decodeUpdateStatus);
+  });
+});
+
+describe('JSON text of parameters', () => {
+  it('reads tiny JSON by hand exactly as JSON.parse does', async () => {
+    const runtime = await loadRuntime(fixtureModel());
+    const parseJson = runtime.parseJson as (text: string) => unknown;
+    const invalid = runtime.INVALID_JSON;
+    const reference = (text: string): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return invalid;
+      }
+    };
+    const tricky = [
+      '0', '-0', '007', '-', '--1', '1e3', '1.5', '123456789012345', '1234567890123456', '12345678901234567890',
+      '[]', '[ ]', '[1,2]', '[1, 2]', '[1,  2]', '[ 1]', '[1,]', '[,1]', '[01]', '[-0]', '[1]x', '[1', '[1,-]', '[[1]]',
+      '""', '"a"', '"a\\"b"', '"\\u0041"', '"tab\there"', '"\n"', '"', '"a', '"\u{1F389}"', 'null', 'nul', 'true ', ' 1',
+    ];
+    for (const text of tricky) expect(parseJson(text), text).toEqual(reference(text));
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.json(), fc.array(fc.integer()).map((a) => JSON.stringify(a)), fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 }).map((s) => `"${s}"`)),
+        (text) => {
+          expect(parseJson(text)).toEqual(reference(text));
+        },
+      ),
+      { numRuns: 2000, seed: 4361 },
+    );
   });
 });
