@@ -83,6 +83,9 @@ import {
 /** Path prefix of every operation. */
 export const basePath = '/api/v1';
 
+/** The highest feature level the spec names: what a server implementing all of it reports. */
+export const maxFeatureLevel = 496;
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {

@@ -23,6 +23,8 @@ export interface MockOptions {
 export interface ListenOptions extends MockOptions {
   host?: string;
   port?: number;
+  /** Adds routes (e.g. the docs) before the server starts listening. */
+  beforeListen?: (app: FastifyInstance) => Promise<void>;
 }
 
 export async function createMockApp(options: MockOptions = {}): Promise<FastifyInstance> {
@@ -40,6 +42,7 @@ export async function listenMock(options: ListenOptions = {}): Promise<{ app: Fa
   const host = options.host ?? process.env.HOST ?? '127.0.0.1';
   const port = options.port ?? portFromEnv(process.env.PORT);
   const app = await createMockApp(options);
+  await options.beforeListen?.(app);
   const url = await app.listen({ host, port });
   return { app, url };
 }

@@ -51,6 +51,7 @@ export interface ServerView {
   title: string;
   version: string;
   basePathLiteral: string;
+  maxFeatureLevel: number;
   operations: OperationView[];
   errors: ErrorView[];
 }
@@ -65,6 +66,7 @@ export function buildView(model: ApiModel): ServerView {
     title: model.title,
     version: model.version,
     basePathLiteral: literal(model.basePath),
+    maxFeatureLevel: model.maxFeatureLevel,
     operations: model.operations.map((operation) => operationView(model.basePath, operation)),
     errors: model.errors.map((error) => ({ codeLiteral: literal(error.code), status: error.status })),
   };

@@ -1,0 +1,45 @@
+/**
+ * The reference server: the generated bindings with the hand-written
+ * handlers, plus the routes outside the API (docs, uploaded files, the
+ * resumable-upload endpoint). Building the app opens nothing: the caller
+ * passes an open database, so tests and the CLI share one path.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { handlers } from '../generated/handlers.js';
+import { registerRoutes } from '../generated/server.js';
+import { authenticate } from './auth/credentials.js';
+import type { ServerConfig } from './config.js';
+import { registerDocs } from './http/docs.js';
+import type { Services } from './services.js';
+import type { Db } from './store/db.js';
+import type { UserRow } from './store/rows.js';
+
+export interface AppOptions {
+  db: Db;
+  config: ServerConfig;
+  secret: Buffer;
+  featureLevel: number;
+  logger?: FastifyServerOptions['logger'];
+  /** Check every success body against the spec in strict mode (tests). */
+  validateResponses?: boolean;
+  now?: () => number;
+}
+
+export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({ logger: options.logger ?? false });
+  const services: Services = {
+    db: options.db,
+    config: options.config,
+    secret: options.secret,
+    featureLevel: options.featureLevel,
+    now: options.now ?? (() => Math.floor(Date.now() / 1000)),
+  };
+  app.decorate('services', services);
+  await registerRoutes<UserRow>(app, {
+    handlers,
+    authenticate: (email, apiKey) => authenticate(options.db, email, apiKey),
+    validateResponses: options.validateResponses ?? false,
+  });
+  await registerDocs(app);
+  return app;
+}
