@@ -12,7 +12,7 @@ import { loadSpec } from '../generator/load/index.js';
 import { buildModel } from '../generator/model/build.js';
 import type { ApiModel, Operation } from '../generator/model/types.js';
 import { definitions, toJsonSchema } from '../test/fixtures/validators/json-schema.js';
-import { loadGenerated, type GeneratedValidators, type RawRequestLike } from '../test/fixtures/validators/load.js';
+import { loadGenerated, removeWritten, type GeneratedValidators, type RawRequestLike } from '../test/fixtures/validators/load.js';
 import { toWire } from '../test/fixtures/validators/wire.js';
 
 export interface BenchRow {
@@ -105,6 +105,7 @@ export async function benchValidators(options: { minMs?: number; root?: string }
   const root = options.root ?? join(import.meta.dirname, '..');
   const model = buildModel(await loadSpec('spec/openapi.yaml', root));
   const generated: GeneratedValidators = await loadGenerated(model);
+  removeWritten();
   const ajv = new Ajv2020({ strict: false, allErrors: false });
   ajv.addSchema(definitions(model));
   const coercing = new Ajv2020({ strict: false, allErrors: false, coerceTypes: true, useDefaults: true });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureModel } from '../fixtures/validators/model.js';
-import { loadGenerated, loadRuntime, type DecodedLike, type GeneratedValidators, type RawRequestLike } from '../fixtures/validators/load.js';
+import { loadGenerated, loadRuntime, type DecodedLike, type GeneratedValidators, type RawRequestLike, removeWritten } from '../fixtures/validators/load.js';
 
 let generated: GeneratedValidators;
 beforeAll(async () => {
@@ -86,6 +86,8 @@ const cases: [string, { operation: string; given: Partial<RawRequestLike>; want:
   ['two files', { operation: 'uploadFile', given: { files: [1, 2].map((n) => ({ field: 'file', filename: `${n}.txt`, contentType: 'text/plain', data: new Uint8Array() })) }, want: { parameter: 'file', rule: 'file', msg: 'Invalid parameter "file": must be exactly one file, got 2' } }],
   ['a file in another field is unsupported', { operation: 'uploadFile', given: { files: [{ field: 'file', filename: 'a.txt', contentType: 'text/plain', data: new Uint8Array() }, { field: 'other', filename: 'b.txt', contentType: 'text/plain', data: new Uint8Array() }] }, want: { value: { file: { filename: 'a.txt', contentType: 'text/plain', data: new Uint8Array() } }, unsupported: ['other'] } }],
 ];
+
+afterAll(removeWritten);
 
 describe('generated request decoders', () => {
   it.each(cases)('%s', (_name, { operation, given, want }) => {

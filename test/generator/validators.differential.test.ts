@@ -4,12 +4,12 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../generator/model/types.js';
 import { arbitraryFor } from '../fixtures/validators/arbitraries.js';
 import { definitions, errorBodyJsonSchema, toJsonSchema, type JsonSchema } from '../fixtures/validators/json-schema.js';
 import { fixtureModel } from '../fixtures/validators/model.js';
-import { loadGenerated, type GeneratedValidators } from '../fixtures/validators/load.js';
+import { loadGenerated, type GeneratedValidators, removeWritten } from '../fixtures/validators/load.js';
 
 const model = fixtureModel();
 const ajv = new Ajv2020({ strict: false, allErrors: false });
@@ -37,6 +37,8 @@ function agree(schema: JsonSchema, arbitrary: fc.Arbitrary<unknown>, ours: (valu
   );
   return { valid, invalid };
 }
+
+afterAll(removeWritten);
 
 describe('generated validators agree with ajv', () => {
   it.each(model.operations.map((o) => [o.names.camel, o] as const))('success body of %s', (camel, operation) => {

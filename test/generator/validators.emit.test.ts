@@ -1,11 +1,11 @@
 /** The shape of the generated modules: deterministic, sanitised, compilable, no interpreter. */
 import { join } from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiModel } from '../../generator/model/types.js';
 import { renderValidators, target } from '../../generator/targets/validators/index.js';
 import { fixtureModel, nullable, obj, operation, param, ref, str, int, arr, names } from '../fixtures/validators/model.js';
-import { loadGenerated, TEMPLATES_DIR, writeGenerated } from '../fixtures/validators/load.js';
+import { loadGenerated, TEMPLATES_DIR, writeGenerated, removeWritten } from '../fixtures/validators/load.js';
 
 const render = (model: ApiModel) => renderValidators(model, TEMPLATES_DIR, 'npm run generate');
 
@@ -65,6 +65,8 @@ function typeCheck(dir: string): string[] {
   });
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
+
+afterAll(removeWritten);
 
 describe('validators target output', () => {
   it('is the same bytes on every run and for any key order in the model', () => {

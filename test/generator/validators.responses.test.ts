@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureModel } from '../fixtures/validators/model.js';
-import { loadGenerated, type GeneratedValidators, type IssueLike } from '../fixtures/validators/load.js';
+import { loadGenerated, type GeneratedValidators, type IssueLike, removeWritten } from '../fixtures/validators/load.js';
 
 let generated: GeneratedValidators;
 beforeAll(async () => {
@@ -47,6 +47,8 @@ function message101() {
 function getMessageBody() {
   return { result: 'success', msg: '', message: message101(), raw_content: 'Deploy of **v2.3** is done. See #42.' };
 }
+
+afterAll(removeWritten);
 
 describe('generated response validators', () => {
   it('accepts a valid body', () => {

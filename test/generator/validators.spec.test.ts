@@ -1,10 +1,10 @@
 /** The validators generated from the real spec accept the spec's own examples. */
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../generator/load/index.js';
 import { buildModel } from '../../generator/model/build.js';
 import type { ApiModel } from '../../generator/model/types.js';
-import { loadGenerated, type GeneratedValidators } from '../fixtures/validators/load.js';
+import { loadGenerated, type GeneratedValidators, removeWritten } from '../fixtures/validators/load.js';
 import { toWire } from '../fixtures/validators/wire.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -15,6 +15,8 @@ beforeAll(async () => {
   model = buildModel(await loadSpec('spec/openapi.yaml', root));
   generated = await loadGenerated(model);
 });
+
+afterAll(removeWritten);
 
 describe('validators generated from spec/', () => {
   it('has a decoder and a response validator for every operation', () => {
