@@ -1,5 +1,11 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
+import { ApiError } from '../errors.js';
+import { getAccessibleMessageOrThrow } from '../domain/access.js';
+import { historySnapshots } from '../domain/messages.js';
+import { services } from '../services.js';
+import { messageEdits } from '../store/messages.js';
+import { getRealm } from '../store/realm.js';
 
 /**
  * GET /messages/{message_id}/history: Get a message's edit history
@@ -12,25 +18,11 @@ import type { Handlers } from '../../generated/server.js';
  * the rest of the file is hand-written and left alone.
  */
 export const getMessageHistory: Handlers['getMessageHistory'] = async (params, ctx) => {
-  return {
-    message_history: [
-      {
-        topic: 'deploys',
-        content: 'Deploy of **v2.3** is done.',
-        rendered_content: '<p>Deploy of <strong>v2.3</strong> is done.</p>',
-        timestamp: 1767254400,
-        user_id: 5,
-      },
-      {
-        topic: 'deploys',
-        content: 'Deploy of **v2.3** is done. See #42.',
-        rendered_content: '<p>Deploy of <strong>v2.3</strong> is done. See <a href="https://github.com/lakeside/app/issues/42">#42</a>.</p>',
-        timestamp: 1767254700,
-        user_id: 5,
-        prev_content: 'Deploy of **v2.3** is done.',
-        prev_rendered_content: '<p>Deploy of <strong>v2.3</strong> is done.</p>',
-        content_html_diff: '<p>Deploy of <strong>v2.3</strong> is done.<ins> See <a href="https://github.com/lakeside/app/issues/42">#42</a>.</ins></p>',
-      },
-    ],
-  };
+  const { db } = services(ctx.request);
+  const message = await getAccessibleMessageOrThrow(db, ctx.user, params.message_id);
+  const realm = (await getRealm(db))!;
+  // Checked after access, so a hidden message still reads as missing rather than revealing it exists.
+  if (!realm.allow_edit_history) throw new ApiError('BAD_REQUEST', 'Message edit history is disabled in this organization');
+  const edits = await messageEdits(db, message.id);
+  return { message_history: historySnapshots(message, edits, realm, params.allow_empty_topic_name ?? false) };
 };

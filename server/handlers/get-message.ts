@@ -1,5 +1,10 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
+import { getAccessibleMessageOrThrow } from '../domain/access.js';
+import { requestOrigin } from '../domain/avatars.js';
+import { messageRecord } from '../domain/messages.js';
+import { services } from '../services.js';
+import { getRealm } from '../store/realm.js';
 
 /**
  * GET /messages/{message_id}: Fetch a single message
@@ -13,51 +18,13 @@ import type { Handlers } from '../../generated/server.js';
  * the rest of the file is hand-written and left alone.
  */
 export const getMessage: Handlers['getMessage'] = async (params, ctx) => {
-  return {
-    raw_content: 'Deploy of **v2.3** is done. See #42.',
-    message: {
-      id: 101,
-      type: 'stream',
-      sender_id: 5,
-      sender_email: 'member@example.com',
-      sender_full_name: 'Dana Kim',
-      sender_realm_str: 'lakeside',
-      avatar_url: 'https://chat.example.com/user_avatars/1/5.png?version=1',
-      client: 'website',
-      content: '<p>Deploy of <strong>v2.3</strong> is done. See <a href="https://github.com/lakeside/app/issues/42">#42</a>.</p>',
-      content_type: 'text/html',
-      display_recipient: 'engineering',
-      recipient_id: 9,
-      stream_id: 2,
-      subject: 'deploys',
-      topic_links: [],
-      is_me_message: false,
-      reactions: [
-        {
-          emoji_name: 'tada',
-          emoji_code: '1f389',
-          reaction_type: 'unicode_emoji',
-          user_id: 3,
-        },
-        {
-          emoji_name: 'tada',
-          emoji_code: '1f389',
-          reaction_type: 'unicode_emoji',
-          user_id: 4,
-        },
-      ],
-      submessages: [],
-      timestamp: 1767254400,
-      last_edit_timestamp: 1767254700,
-      edit_history: [
-        {
-          user_id: 5,
-          timestamp: 1767254700,
-          prev_content: 'Deploy of **v2.3** is done.',
-          prev_rendered_content: '<p>Deploy of <strong>v2.3</strong> is done.</p>',
-        },
-      ],
-      flags: ['read'],
-    },
-  };
+  const { db } = services(ctx.request);
+  const message = await getAccessibleMessageOrThrow(db, ctx.user, params.message_id);
+  const realm = (await getRealm(db))!;
+  const record = await messageRecord(db, ctx.user, message, realm, {
+    applyMarkdown: params.apply_markdown ?? true,
+    allowEmptyTopicName: params.allow_empty_topic_name ?? false,
+    origin: requestOrigin(ctx.request),
+  });
+  return { message: record, raw_content: message.content };
 };
