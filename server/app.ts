@@ -11,6 +11,7 @@ import { authenticate } from './auth/credentials.js';
 import type { ServerConfig } from './config.js';
 import { registerDocs } from './http/docs.js';
 import type { Services } from './services.js';
+import { registerUploads } from './uploads/index.js';
 import type { Db } from './store/db.js';
 import type { UserRow } from './store/rows.js';
 
@@ -41,5 +42,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     validateResponses: options.validateResponses ?? false,
   });
   await registerDocs(app);
+  await registerUploads(app);
   return app;
 }

@@ -1,5 +1,7 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
+import { services } from '../services.js';
+import { listLinkifiers } from '../store/realm.js';
 
 /**
  * GET /realm/linkifiers: Get linkifiers
@@ -11,16 +13,15 @@ import type { Handlers } from '../../generated/server.js';
  * the rest of the file is hand-written and left alone.
  */
 export const getLinkifiers: Handlers['getLinkifiers'] = async (params, ctx) => {
+  const rows = await listLinkifiers(services(ctx.request).db);
   return {
-    linkifiers: [
-      {
-        id: 1,
-        pattern: '#(?P<id>[0-9]+)',
-        url_template: 'https://github.com/lakeside/app/issues/{id}',
-        example_input: '#42',
-        reverse_template: '#{id}',
-        alternative_url_templates: [],
-      },
-    ],
+    linkifiers: rows.map((row) => ({
+      id: row.id,
+      pattern: row.pattern,
+      url_template: row.url_template,
+      example_input: row.example_input,
+      reverse_template: row.reverse_template,
+      alternative_url_templates: row.alternative_url_templates,
+    })),
   };
 };

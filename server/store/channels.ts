@@ -107,3 +107,35 @@ export async function insertChannel(tx: Db, channel: NewChannel): Promise<number
   await tx.query(`INSERT INTO recipients (type, channel_id) VALUES ('stream', $1)`, [id]);
   return id;
 }
+
+export interface ChannelFolderChanges {
+  name?: string;
+  description?: string;
+  renderedDescription?: string;
+  isArchived?: boolean;
+}
+
+/** Locks the folder row for the rest of the transaction; null when absent. */
+export async function lockChannelFolder(tx: Db, id: number): Promise<ChannelFolderRow | null> {
+  const { rows } = await tx.query<ChannelFolderRow>('SELECT * FROM channel_folders WHERE id = $1 FOR UPDATE', [id]);
+  return rows[0] ?? null;
+}
+
+/** Whether another folder already has this name, compared case-insensitively like the unique index. */
+export async function channelFolderNameTaken(db: Db, name: string, exceptId: number): Promise<boolean> {
+  const { rows } = await db.query<{ taken: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM channel_folders WHERE lower(name) = lower($1) AND id <> $2) AS taken',
+    [name, exceptId],
+  );
+  return rows[0]!.taken;
+}
+
+/** Sets the given columns; the others keep their values. */
+export async function updateChannelFolder(tx: Db, id: number, changes: ChannelFolderChanges): Promise<void> {
+  await tx.query(
+    `UPDATE channel_folders SET name = COALESCE($2, name), description = COALESCE($3, description),
+       rendered_description = COALESCE($4, rendered_description), is_archived = COALESCE($5, is_archived)
+     WHERE id = $1`,
+    [id, changes.name ?? null, changes.description ?? null, changes.renderedDescription ?? null, changes.isArchived ?? null],
+  );
+}

@@ -43,3 +43,8 @@ export async function withSavepoint<T>(tx: Db, fn: (tx: Db) => Promise<T>): Prom
     throw error;
   }
 }
+
+/** Whether the error is PostgreSQL's unique_violation (both drivers report the SQLSTATE as `code`). */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '23505';
+}

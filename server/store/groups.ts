@@ -205,3 +205,28 @@ export async function setRoleGroupMembership(tx: Db, userId: number, role: Role)
     [userId, ROLE_GROUPS[role]],
   );
 }
+
+/** The given groups that exist, ascending by id. */
+export async function getGroupsByIds(db: Db, ids: readonly number[]): Promise<UserGroupRow[]> {
+  const { rows } = await db.query<UserGroupRow>('SELECT * FROM user_groups WHERE id = ANY ($1::integer[]) ORDER BY id', [ids]);
+  return rows;
+}
+
+/**
+ * Serialises subgroup changes until the transaction ends, so two concurrent
+ * requests cannot each pass the cycle check and together make a cycle.
+ */
+export async function lockSubgroupGraph(tx: Db): Promise<void> {
+  await tx.query('LOCK TABLE user_group_subgroups IN SHARE ROW EXCLUSIVE MODE');
+}
+
+export async function addSubgroups(tx: Db, groupId: number, subgroupIds: readonly number[]): Promise<void> {
+  await tx.query(
+    'INSERT INTO user_group_subgroups (group_id, subgroup_id) SELECT $1, unnest($2::integer[]) ON CONFLICT DO NOTHING',
+    [groupId, subgroupIds],
+  );
+}
+
+export async function removeSubgroups(tx: Db, groupId: number, subgroupIds: readonly number[]): Promise<void> {
+  await tx.query('DELETE FROM user_group_subgroups WHERE group_id = $1 AND subgroup_id = ANY ($2::integer[])', [groupId, subgroupIds]);
+}

@@ -22,3 +22,22 @@ export async function listCodePlaygrounds(db: Db): Promise<CodePlaygroundRow[]> 
   const { rows } = await db.query<CodePlaygroundRow>('SELECT * FROM code_playgrounds ORDER BY id');
   return rows;
 }
+
+/** Returns false when the domain is not one of the organization's allowed domains. */
+export async function setRealmDomainAllowSubdomains(db: Db, domain: string, allowSubdomains: boolean): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE realm_domains SET allow_subdomains = $2 WHERE domain = lower($1)', [
+    domain,
+    allowSubdomains,
+  ]);
+  return rowCount > 0;
+}
+
+/** The new playground's id, or null when one with this name already serves this language. */
+export async function insertCodePlayground(db: Db, playground: Omit<CodePlaygroundRow, 'id'>): Promise<number | null> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO code_playgrounds (name, pygments_language, url_template) VALUES ($1, $2, $3)
+     ON CONFLICT (name, pygments_language) DO NOTHING RETURNING id`,
+    [playground.name, playground.pygments_language, playground.url_template],
+  );
+  return rows[0]?.id ?? null;
+}
