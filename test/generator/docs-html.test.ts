@@ -98,3 +98,22 @@ describe('withBanner', () => {
     expect(withBanner('<html></html>', '<!-- b -->')).toBe('<!-- b -->\n<html></html>\n');
   });
 });
+
+describe('reuse of an up-to-date Redocly page', () => {
+  const page = (files: OutputFile[]) => files.find((f) => f.path.endsWith('index.html'))!.contents;
+
+  it('keeps an existing page whose input stamp matches, without running Redocly', async () => {
+    const built = page(await target.generate(context(model)));
+    const stamped = built.replace('<html', '<!-- kept as is -->\n<html');
+    const reused = page(await target.generate({ ...context(model), readExisting: (path) => (path.endsWith('index.html') ? stamped : undefined) }));
+    expect(reused).toBe(stamped);
+  });
+
+  it('rebuilds the page when the document changed', async () => {
+    const old = page(await target.generate(context(model)));
+    const changed = { ...model, openapi: { ...openapi, info: { title: 'Fixture API', version: '2.0.1' } } };
+    const rebuilt = page(await target.generate({ ...context(changed), readExisting: () => old }));
+    expect(rebuilt).not.toBe(old);
+    expect(rebuilt).toContain('2.0.1');
+  });
+});

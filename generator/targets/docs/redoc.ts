@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,18 @@ function redoclyBin(root: string): string {
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.redocly;
   if (bin === undefined) throw new Error('@redocly/cli declares no redocly executable');
   return join(dirname(manifestPath), bin);
+}
+
+/**
+ * A comment naming a digest of everything the page is built from (document,
+ * title, Redocly version), so an existing page with the same stamp is known
+ * to be up to date without running Redocly again.
+ */
+export function redocInputStamp(root: string, document: Record<string, unknown>, title: string): string {
+  const require = createRequire(join(root, 'package.json'));
+  const { version } = JSON.parse(readFileSync(require.resolve('@redocly/cli/package.json'), 'utf8')) as { version: string };
+  const digest = createHash('sha256').update(JSON.stringify([document, title, version])).digest('hex');
+  return `<!-- redocly ${version}, input sha256 ${digest} -->`;
 }
 
 /**
