@@ -181,18 +181,41 @@ export function historySnapshots(message: MessageRow, edits: MessageEditRow[], r
   });
 }
 
-// Tags, words and runs of whitespace: tags are never split, so the diff stays well-formed HTML.
+// Tags, words and runs of whitespace: tags are never split.
 const HTML_TOKENS = /<[^>]*>|[^<\s]+|\s+/g;
+const VOID_TAG = /^<(br|hr|img|input|wbr)\b|\/>$/i;
 
-/** The new HTML with inserted runs in <ins> and removed runs in <del>, word by word. */
+/** Whether every tag the tokens open they also close, so the run can be wrapped as a whole. */
+function isBalanced(tokens: string[]): boolean {
+  let depth = 0;
+  for (const token of tokens) {
+    if (!token.startsWith('<') || VOID_TAG.test(token)) continue;
+    depth += token.startsWith('</') ? -1 : 1;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * Wraps a changed run. An unbalanced run cannot be wrapped without breaking
+ * the nesting, so only its text is marked: inserted tags stay (they are part
+ * of the new HTML), deleted ones go.
+ */
+function markRun(tokens: string[], tag: 'ins' | 'del'): string {
+  if (isBalanced(tokens)) return `<${tag}>${tokens.join('')}</${tag}>`;
+  return tokens
+    .map((token) => (token.startsWith('<') ? (tag === 'ins' ? token : '') : `<${tag}>${token}</${tag}>`))
+    .join('')
+    .replaceAll(`</${tag}><${tag}>`, '');
+}
+
+/** The new HTML with inserted runs in <ins> and deleted runs in <del>, word by word. */
 export function htmlDiff(before: string, after: string): string {
-  const changes = diffArrays(before.match(HTML_TOKENS) ?? [], after.match(HTML_TOKENS) ?? []);
-  return changes
+  return diffArrays(before.match(HTML_TOKENS) ?? [], after.match(HTML_TOKENS) ?? [])
     .map((change) => {
-      const text = change.value.join('');
-      if (change.added) return `<ins>${text}</ins>`;
-      if (change.removed) return `<del>${text}</del>`;
-      return text;
+      if (change.added) return markRun(change.value, 'ins');
+      if (change.removed) return markRun(change.value, 'del');
+      return change.value.join('');
     })
     .join('');
 }
