@@ -23,6 +23,8 @@ export interface ServerConfig {
   canAccessAllUsersGroupLimitsPresence: boolean;
   /** Failed fetch_api_key attempts allowed per username within the window. */
   loginFailureLimit: number;
+  /** Failed fetch_api_key attempts allowed per client address (any usernames) within the window. */
+  loginFailureLimitPerAddress: number;
   loginFailureWindowSeconds: number;
   videoCall: VideoCallConfig;
 }
@@ -57,6 +59,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     invitationLinkValidityMinutes: integer(env, 'INVITATION_LINK_VALIDITY_MINUTES', 14400, 1, 10_000_000),
     canAccessAllUsersGroupLimitsPresence: boolean(env, 'CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE', false),
     loginFailureLimit: integer(env, 'LOGIN_FAILURE_LIMIT', 10, 1, 1_000_000),
+    // Higher than per username: several people may share one address.
+    loginFailureLimitPerAddress: integer(env, 'LOGIN_FAILURE_LIMIT_PER_ADDRESS', 30, 1, 1_000_000),
     loginFailureWindowSeconds: integer(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 600, 1, 86_400 * 365),
     videoCall,
   };

@@ -1,5 +1,5 @@
-import type { Db } from '../store/db.js';
-import { countRecentFailedLogins, recordFailedLogin } from '../store/failed-logins.js';
+import { nowSeconds, type Db } from '../store/db.js';
+import { recentFailedLogins, recordFailedLoginAttempt, type LoginAttempt } from '../store/failed-logins.js';
 import type { UserRow } from '../store/rows.js';
 import { recordLogin, USER_COLUMNS } from '../store/users.js';
 import { apiKeyMatchesHash, generateApiKey, hashApiKey } from './api-keys.js';
@@ -60,6 +60,31 @@ export type FetchApiKeyResult =
 export interface LoginLimits {
   loginFailureLimit: number;
   loginFailureWindowSeconds: number;
+  /** Failures allowed per client address, whatever the usernames; omitted: no such limit. */
+  loginFailureLimitPerAddress?: number;
+}
+
+/** Where and when the attempt happens; the defaults suit callers without a request (scripts, tests). */
+export interface LoginContext {
+  clientAddress?: string | null;
+  now?: number;
+}
+
+/**
+ * Seconds until another attempt is allowed (0: allowed now): a limit is hit
+ * once its failures within the window reach it, and lifts when the oldest
+ * of them leaves the window.
+ */
+export async function loginRetryAfter(db: Db, attempt: LoginAttempt, limits: LoginLimits, now: number): Promise<number> {
+  const window = limits.loginFailureWindowSeconds;
+  const { byUsername, byAddress } = await recentFailedLogins(db, attempt, window, now);
+  const waits = [
+    byUsername.count >= limits.loginFailureLimit ? byUsername.oldestAt! + window - now : 0,
+    limits.loginFailureLimitPerAddress !== undefined && byAddress.count >= limits.loginFailureLimitPerAddress
+      ? byAddress.oldestAt! + window - now
+      : 0,
+  ];
+  return Math.max(0, ...waits.map((wait) => (wait > 0 ? Math.max(1, wait) : 0)));
 }
 
 let absentPasswordHash: Promise<string> | undefined;
@@ -68,12 +93,21 @@ let absentPasswordHash: Promise<string> | undefined;
  * fetch_api_key: checks the password and returns the user's existing key,
  * unsealed with the server secret. A key sealed with a lost or replaced
  * secret cannot be recovered, so it is rotated and the new one returned.
- * Wrong passwords count towards a per-username limit.
+ * Wrong passwords count towards a per-username limit and, when the client's
+ * address is known, a per-address limit. A successful login is recorded
+ * (the first one of an imported or API-created account resets date_joined).
  */
-export async function fetchApiKey(db: Db, secret: Buffer, username: string, password: string, limits: LoginLimits): Promise<FetchApiKeyResult> {
-  if ((await countRecentFailedLogins(db, username, limits.loginFailureWindowSeconds)) >= limits.loginFailureLimit) {
-    return { ok: false, reason: 'rate_limited' };
-  }
+export async function fetchApiKey(
+  db: Db,
+  secret: Buffer,
+  username: string,
+  password: string,
+  limits: LoginLimits,
+  context: LoginContext = {},
+): Promise<FetchApiKeyResult> {
+  const now = context.now ?? nowSeconds();
+  const attempt = { username, clientAddress: context.clientAddress ?? null };
+  if ((await loginRetryAfter(db, attempt, limits, now)) > 0) return { ok: false, reason: 'rate_limited' };
   const { rows } = await db.query<{ id: number; email: string; is_active: boolean; password_hash: string | null; api_key_sealed: string }>(
     `SELECT id, email, is_active, password_hash, api_key_sealed FROM users
      WHERE lower(delivery_email) = lower($1) OR lower(email) = lower($1)
@@ -85,11 +119,11 @@ export async function fetchApiKey(db: Db, secret: Buffer, username: string, pass
   // Unknown users and passwordless accounts pay for one scrypt run too.
   const valid = await verifyPassword(password, row?.password_hash ?? (await absentPasswordHash));
   if (!row || row.password_hash === null || !valid) {
-    await recordFailedLogin(db, username);
+    await recordFailedLoginAttempt(db, attempt, now);
     return { ok: false, reason: 'invalid_credentials' };
   }
   if (!row.is_active) return { ok: false, reason: 'deactivated' };
   const apiKey = unseal(secret, row.api_key_sealed) ?? (await rotateApiKey(db, secret, row.id));
-  await recordLogin(db, row.id);
+  await recordLogin(db, row.id, now);
   return { ok: true, apiKey, email: row.email, userId: row.id };
 }

@@ -1,5 +1,7 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
+import { sendInvites as invite } from '../domain/invitations.js';
+import { services } from '../services.js';
 
 /**
  * POST /invites: Send invitations
@@ -18,5 +20,11 @@ import type { Handlers } from '../../generated/server.js';
  * the rest of the file is hand-written and left alone.
  */
 export const sendInvites: Handlers['sendInvites'] = async (params, ctx) => {
+  // The decoded parameters carry the spec's default (14400) when the field is
+  // absent; the server setting INVITATION_LINK_VALIDITY_MINUTES applies then.
+  const given = [ctx.request.body, ctx.request.query].some(
+    (fields) => typeof fields === 'object' && fields !== null && Object.hasOwn(fields, 'invite_expires_in_minutes'),
+  );
+  await invite(services(ctx.request), ctx.user, given ? params : { ...params, invite_expires_in_minutes: undefined });
   return {};
 };

@@ -1,5 +1,7 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
+import { clientName, presenceResponse, reportPresence, serverTimestamp } from '../domain/presence.js';
+import { services } from '../services.js';
 
 /**
  * POST /users/me/presence: Update own presence
@@ -16,23 +18,9 @@ import type { Handlers } from '../../generated/server.js';
  * the rest of the file is hand-written and left alone.
  */
 export const updatePresence: Handlers['updatePresence'] = async (params, ctx) => {
-  return {
-    presence_last_update_id: -1,
-    server_timestamp: 1767258000.482,
-    presences: {
-      'admin@example.com': {
-        aggregated: {
-          client: 'website',
-          status: 'active',
-          timestamp: 1767257990,
-        },
-        website: {
-          client: 'website',
-          status: 'active',
-          timestamp: 1767257990,
-          pushable: false,
-        },
-      },
-    },
-  };
+  const found = services(ctx.request);
+  const now = found.now();
+  await reportPresence(found.db, ctx.user, clientName(ctx.request), params, now);
+  if (params.ping_only) return { presence_last_update_id: params.last_update_id ?? -1 };
+  return presenceResponse(found, ctx.user, params, serverTimestamp(now));
 };

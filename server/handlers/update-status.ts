@@ -1,5 +1,9 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
+import { statusChange } from '../domain/status.js';
+import { services } from '../services.js';
+import { updateUserStatus } from '../store/status.js';
+import { setPresenceEnabled } from '../store/users.js';
 
 /**
  * POST /users/me/status: Update own status
@@ -15,5 +19,12 @@ import type { Handlers } from '../../generated/server.js';
  * the rest of the file is hand-written and left alone.
  */
 export const updateStatus: Handlers['updateStatus'] = async (params, ctx) => {
+  const { db, now } = services(ctx.request);
+  const change = await statusChange(db, params);
+  await db.transaction(async (tx) => {
+    if (change.statusText !== undefined || change.emoji !== undefined) await updateUserStatus(tx, ctx.user.id, change, now());
+    // `away` is the old name of the opposite of presence_enabled.
+    if (params.away !== undefined) await setPresenceEnabled(tx, ctx.user.id, !params.away);
+  });
   return {};
 };

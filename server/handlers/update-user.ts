@@ -1,5 +1,7 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
+import { applyUserUpdate, planUserUpdate } from '../domain/users.js';
+import { services } from '../services.js';
 
 /**
  * PATCH /users/{user_id}: Update a user
@@ -15,5 +17,7 @@ import type { Handlers } from '../../generated/server.js';
  * the rest of the file is hand-written and left alone.
  */
 export const updateUser: Handlers['updateUser'] = async (params, ctx) => {
+  const { db } = services(ctx.request);
+  await applyUserUpdate(db, await planUserUpdate(db, ctx.user, params));
   return {};
 };

@@ -188,3 +188,9 @@ export async function setFlag(db: Db, userId: number, messageIds: readonly numbe
       );
   return rowCount;
 }
+
+/** Id of the newest message the user has a copy of, or null before the first. */
+export async function lastReceivedMessageId(db: Db, userId: number): Promise<number | null> {
+  const { rows } = await db.query<{ id: number | null }>('SELECT max(message_id) AS id FROM user_messages WHERE user_id = $1', [userId]);
+  return rows[0]!.id;
+}

@@ -39,3 +39,41 @@ export async function presenceChanges(db: Db, afterUpdateId: number, since: numb
   );
   return rows;
 }
+
+/** One client's row, locked until the transaction ends so concurrent reports of it queue. */
+export async function lockPresence(tx: Db, userId: number, client: string): Promise<PresenceRow | null> {
+  const { rows } = await tx.query<PresenceRow>('SELECT * FROM user_presence WHERE user_id = $1 AND client = $2 FOR UPDATE', [userId, client]);
+  return rows[0] ?? null;
+}
+
+export interface PresenceListingRow extends PresenceRow {
+  email: string;
+}
+
+export interface PresenceListingQuery {
+  afterUpdateId: number;
+  /** Rows connected before this time are left out. */
+  since: number;
+  /** The caller, whose own rows are left out. */
+  viewerId: number;
+  /** Only users sharing a channel subscription or a direct-message conversation with the viewer. */
+  onlyUsersViewerShares: boolean;
+}
+
+/** Other active human users' rows with presence enabled, by user then client. */
+export async function presenceListing(db: Db, query: PresenceListingQuery): Promise<PresenceListingRow[]> {
+  const { rows } = await db.query<PresenceListingRow>(
+    `SELECT p.*, u.email FROM user_presence p JOIN users u ON u.id = p.user_id
+     WHERE p.update_id > $1 AND p.last_connected_at >= $2 AND p.user_id <> $3
+       AND u.is_active AND NOT u.is_bot AND u.presence_enabled
+       AND (NOT $4 OR EXISTS (
+         SELECT 1 FROM subscriptions mine JOIN subscriptions theirs ON theirs.channel_id = mine.channel_id
+         WHERE mine.user_id = $3 AND mine.active AND theirs.user_id = p.user_id AND theirs.active
+         UNION ALL
+         SELECT 1 FROM recipient_members mine JOIN recipient_members theirs ON theirs.recipient_id = mine.recipient_id
+         WHERE mine.user_id = $3 AND theirs.user_id = p.user_id))
+     ORDER BY p.user_id, p.client`,
+    [query.afterUpdateId, query.since, query.viewerId, query.onlyUsersViewerShares],
+  );
+  return rows;
+}

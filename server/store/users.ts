@@ -101,3 +101,36 @@ export async function recordLogin(db: Db, userId: number, at: number = nowSecond
     [userId, at],
   );
 }
+
+export async function setPresenceEnabled(db: Db, userId: number, enabled: boolean): Promise<void> {
+  await db.query('UPDATE users SET presence_enabled = $2 WHERE id = $1', [userId, enabled]);
+}
+
+/** The user whose API or real email address this is, case-insensitively. */
+export async function getUserByAnyEmail(db: Db, email: string): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1) OR lower(delivery_email) = lower($1) LIMIT 1`,
+    [email],
+  );
+  return rows[0] ?? null;
+}
+
+/** Locks the active human owners until the transaction ends, so two demotions cannot both pass the last-owner rule. */
+export async function lockActiveOwnerIds(tx: Db): Promise<number[]> {
+  const { rows } = await tx.query<{ id: number }>('SELECT id FROM users WHERE role = 100 AND is_active AND NOT is_bot ORDER BY id FOR UPDATE');
+  return rows.map((row) => row.id);
+}
+
+export async function setFullName(db: Db, userId: number, fullName: string): Promise<void> {
+  await db.query('UPDATE users SET full_name = $2 WHERE id = $1', [userId, fullName]);
+}
+
+/** Changes both the API and the real email address. */
+export async function setEmail(db: Db, userId: number, email: string): Promise<void> {
+  await db.query('UPDATE users SET email = $2, delivery_email = $2 WHERE id = $1', [userId, email]);
+}
+
+/** Notes that the user actively used a client (usage statistics). */
+export async function recordUserInput(db: Db, userId: number, at: number): Promise<void> {
+  await db.query('UPDATE users SET last_user_input_at = $2 WHERE id = $1', [userId, at]);
+}

@@ -1,0 +1,37 @@
+import type { Db } from './db.js';
+import type { CustomProfileFieldRow, CustomProfileFieldType } from './rows.js';
+
+export interface ProfileValue {
+  field_id: number;
+  field_type: CustomProfileFieldType;
+  value: string;
+  rendered_value: string | null;
+}
+
+/** The user's custom profile values, in the fields' display order. */
+export async function profileValues(db: Db, userId: number): Promise<ProfileValue[]> {
+  const { rows } = await db.query<ProfileValue>(
+    `SELECT v.field_id, f.field_type, v.value, v.rendered_value
+     FROM custom_profile_values v JOIN custom_profile_fields f ON f.id = v.field_id
+     WHERE v.user_id = $1 ORDER BY f.sort_order, f.id`,
+    [userId],
+  );
+  return rows;
+}
+
+export async function profileFieldsByIds(db: Db, ids: readonly number[]): Promise<CustomProfileFieldRow[]> {
+  const { rows } = await db.query<CustomProfileFieldRow>('SELECT * FROM custom_profile_fields WHERE id = ANY ($1::integer[])', [ids]);
+  return rows;
+}
+
+export async function setProfileValue(db: Db, userId: number, fieldId: number, value: string, renderedValue: string | null): Promise<void> {
+  await db.query(
+    `INSERT INTO custom_profile_values (user_id, field_id, value, rendered_value) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (user_id, field_id) DO UPDATE SET value = $3, rendered_value = $4`,
+    [userId, fieldId, value, renderedValue],
+  );
+}
+
+export async function removeProfileValue(db: Db, userId: number, fieldId: number): Promise<void> {
+  await db.query('DELETE FROM custom_profile_values WHERE user_id = $1 AND field_id = $2', [userId, fieldId]);
+}
