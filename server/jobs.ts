@@ -3,6 +3,7 @@
  * beyond its timer: whatever it works on is claimed in the database, so any
  * number of processes can run the same jobs against one database.
  */
+import { reminderDelivery } from './jobs/reminder-delivery.js';
 import type { Services } from './services.js';
 
 export interface Job {
@@ -11,7 +12,7 @@ export interface Job {
   start(services: Services, log: (message: string) => void): () => Promise<void>;
 }
 
-export const jobs: Job[] = [];
+export const jobs: Job[] = [reminderDelivery];
 
 export function startJobs(services: Services, log: (message: string) => void): () => Promise<void> {
   const stops = jobs.map((job) => job.start(services, log));
