@@ -115,12 +115,12 @@ export const updateStream: Handlers['updateStream'] = async (params, ctx) => {
     for (const setting of UPDATABLE_GROUP_SETTINGS) {
       const change: GroupSettingChange | undefined = params[setting];
       if (change === undefined) continue;
-      if (settingNeedsContentAccess(setting) && !(await canAccessChannelContent(tx, user, channel))) {
-        throw new ApiError('BAD_REQUEST', `Changing ${setting} needs access to the channel's content`);
-      }
       // The seed's rule for organization administrators: a private channel's permissions only while subscribed.
       if (!channelAdmin && channel.is_private && !(await isSubscribed(tx, user.id, channel.id))) {
         throw new ApiError('BAD_REQUEST', 'You must be subscribed to this private channel to change its permission settings');
+      }
+      if (settingNeedsContentAccess(setting) && !(await canAccessChannelContent(tx, user, channel))) {
+        throw new ApiError('BAD_REQUEST', `Changing ${setting} needs access to the channel's content`);
       }
       await checkExpectedGroupSetting(tx, channel[`${setting}_id`], change);
       groupChanges.push([setting, await normalizeGroupSettingValue(tx, change.new)]);
