@@ -1,8 +1,65 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isApiError } from '../../generated/client.js';
+import { renderMarkdown, topicLinks } from '../../server/domain/markdown.js';
+import { checkTopicAllowed, topicForResponse, topicFromRequest } from '../../server/domain/topics.js';
 import { CHANNEL, USER } from '../../server/seed/demo-data.js';
 import { applyMessageEdit, insertMessage, setFlag } from '../../server/store/messages.js';
 import { drivers, startTestServer, type TestServer } from '../support/server.js';
+
+const ISSUES = [{ pattern: '#(?P<id>[0-9]+)', url_template: 'https://github.com/lakeside/app/issues/{id}' }];
+
+describe('markdown rendering', () => {
+  it('escapes raw HTML and links linkifier matches outside code and links', () => {
+    expect(renderMarkdown('<script>x</script> **#7** `#8` [#9](https://a.example) x#10', { linkifiers: ISSUES })).toBe(
+      '<p>&lt;script&gt;x&lt;/script&gt; <strong><a href="https://github.com/lakeside/app/issues/7">#7</a></strong> <code>#8</code> <a href="https://a.example">#9</a> x#10</p>',
+    );
+  });
+
+  it('applies linkifiers in order, the first winning an overlap, and skips a pattern that does not compile', () => {
+    const linkifiers = [
+      { pattern: 'ABC-(?P<n>[0-9]+)', url_template: 'https://t.example/{n}' },
+      { pattern: '(?P<word>[A-Z]+)-1', url_template: 'https://w.example/{word}' },
+      { pattern: '([', url_template: 'https://broken.example' },
+    ];
+    expect(renderMarkdown('ABC-1 XY-1', { linkifiers })).toBe(
+      '<p><a href="https://t.example/1">ABC-1</a> <a href="https://w.example/XY">XY-1</a></p>',
+    );
+    expect(topicLinks('ABC-12 and XY-1', linkifiers)).toEqual([
+      { text: 'ABC-12', url: 'https://t.example/12' },
+      { text: 'XY-1', url: 'https://w.example/XY' },
+    ]);
+  });
+});
+
+describe('empty topic', () => {
+  const realm = { empty_topic_display_name: 'general chat', topics_policy: 'allow_empty_topic' as const };
+  it('shows and reads the display name, and (no topic) only where allowed', () => {
+    expect(topicForResponse('', realm, false)).toBe('general chat');
+    expect(topicForResponse('', realm, true)).toBe('');
+    expect(topicForResponse('x', realm, false)).toBe('x');
+    expect(topicFromRequest(' general chat ', realm, { noTopicAlias: false })).toBe('');
+    expect(topicFromRequest('(no topic)', realm, { noTopicAlias: false })).toBe('(no topic)');
+    expect(topicFromRequest('(no topic)', realm, { noTopicAlias: true })).toBe('');
+  });
+
+  it('follows the channel topics policy, inherit taking the organization one', () => {
+    const refuses = (topic: string, policy: 'inherit' | 'allow_empty_topic' | 'disable_empty_topic' | 'empty_topic_only', realmPolicy: 'allow_empty_topic' | 'disable_empty_topic') => {
+      try {
+        checkTopicAllowed(topic, { topics_policy: policy }, { ...realm, topics_policy: realmPolicy });
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    expect(refuses('', 'inherit', 'allow_empty_topic')).toBe(false);
+    expect(refuses('', 'inherit', 'disable_empty_topic')).toBe(true);
+    expect(refuses('', 'allow_empty_topic', 'disable_empty_topic')).toBe(false);
+    expect(refuses('', 'disable_empty_topic', 'allow_empty_topic')).toBe(true);
+    expect(refuses('named', 'empty_topic_only', 'allow_empty_topic')).toBe(true);
+    expect(refuses('', 'empty_topic_only', 'disable_empty_topic')).toBe(false);
+    expect(refuses('named', 'disable_empty_topic', 'disable_empty_topic')).toBe(false);
+  });
+});
 
 describe.each(drivers)('get-message on %s', (driver) => {
   let server: TestServer;

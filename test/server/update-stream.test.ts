@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isApiError, type UpdateStreamParams } from '../../generated/client.js';
+import { isApiError } from '../../generated/client.js';
+import type { UpdateStreamParams } from '../../generated/types.js';
 import { CHANNEL, GROUP, USER } from '../../server/seed/demo-data.js';
 import { insertChannel, subscribe, type NewChannel } from '../../server/store/channels.js';
 import { directMemberIds, directSubgroupIds, getGroup, setChannelGroupSetting } from '../../server/store/groups.js';
