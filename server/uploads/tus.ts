@@ -14,7 +14,7 @@
  */
 import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
-import { Server, type Upload } from '@tus/server';
+import { EVENTS, Server, type Upload } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '../store/rows.js';
 import { basicAuthUser } from './credentials.js';
@@ -53,7 +53,6 @@ export async function registerTus(app: FastifyInstance, store: UploadStore): Pro
         source: datastore.read(upload.id),
         now: now(),
       });
-      await datastore.remove(upload.id);
       return {
         status_code: 200,
         headers: { 'Content-Type': 'application/json' },
@@ -62,14 +61,23 @@ export async function registerTus(app: FastifyInstance, store: UploadStore): Pro
     },
   });
 
+  // The finished upload now lives in the upload store. Removed only once tus
+  // has answered, since the creation request still reads it after the hook.
+  tus.on(EVENTS.POST_FINISH, (_req, _res, upload) => {
+    datastore.remove(upload.id).catch((error: unknown) => app.log.error({ err: error }, 'could not remove a finished tus upload'));
+  });
+
   const handle = async (request: FastifyRequest<{ Params: { id?: string } }>, reply: FastifyReply) => {
-    const user = await basicAuthUser(request, reply);
-    if (!user) return reply;
-    const id = request.params.id;
-    if (id !== undefined && !(await ownsUpload(datastore, id, user))) {
-      return reply.code(404).header('tus-resumable', '1.0.0').type('text/plain').send('The file for this url was not found\n');
+    // Browsers send CORS preflights (OPTIONS) without credentials; they reveal nothing.
+    if (request.method !== 'OPTIONS') {
+      const user = await basicAuthUser(request, reply);
+      if (!user) return reply;
+      const id = request.params.id;
+      if (id !== undefined && !(await ownsUpload(datastore, id, user))) {
+        return reply.code(404).header('tus-resumable', '1.0.0').type('text/plain').send('The file for this url was not found\n');
+      }
+      users.set(request.raw, user);
     }
-    users.set(request.raw, user);
     reply.hijack();
     await tus.handle(request.raw, reply.raw);
   };
