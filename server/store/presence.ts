@@ -60,11 +60,16 @@ export interface PresenceListingQuery {
   onlyUsersViewerShares: boolean;
 }
 
-/** Other active human users' rows with presence enabled, by user then client. */
+/**
+ * Every row of the other active human users with presence enabled who have a
+ * row changed after `afterUpdateId` and connected since `since`: all of a
+ * user's clients, so their sum is right. By user then client.
+ */
 export async function presenceListing(db: Db, query: PresenceListingQuery): Promise<PresenceListingRow[]> {
   const { rows } = await db.query<PresenceListingRow>(
     `SELECT p.*, u.email FROM user_presence p JOIN users u ON u.id = p.user_id
-     WHERE p.update_id > $1 AND p.last_connected_at >= $2 AND p.user_id <> $3
+     WHERE p.user_id IN (SELECT q.user_id FROM user_presence q WHERE q.update_id > $1 AND q.last_connected_at >= $2)
+       AND p.user_id <> $3
        AND u.is_active AND NOT u.is_bot AND u.presence_enabled
        AND (NOT $4 OR EXISTS (
          SELECT 1 FROM subscriptions mine JOIN subscriptions theirs ON theirs.channel_id = mine.channel_id
