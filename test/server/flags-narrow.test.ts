@@ -68,7 +68,7 @@ describe.each(drivers)('update-message-flags-for-narrow on %s', (driver) => {
     // Again: the same range, nothing changes.
     expect(await update('member', { narrow })).toMatchObject({ processed_count: 3, updated_count: 0 });
     // With is:unread nothing is left to process.
-    const unread = await update('member', { narrow: [...narrow, { operator: 'is', operand: 'unread' }] });
+    const unread = await update('member', { narrow: [...narrow, { operator: 'is', operand: 'unread', negated: false }] });
     expect(unread).toMatchObject({ processed_count: 0, updated_count: 0, first_processed_id: null, last_processed_id: null, found_oldest: true, found_newest: true });
   });
 
