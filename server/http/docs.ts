@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import MarkdownIt from 'markdown-it';
+import { REDOC_SCRIPT, redocScriptPath } from '../../generator/targets/docs/redoc.js';
 
 const DOCS_DIR = fileURLToPath(new URL('../../generated/docs/', import.meta.url));
 const PAGE_NAME = /^[a-z0-9][a-z0-9-]*\.md$/;
@@ -17,6 +18,9 @@ const markdown = new MarkdownIt({ html: true, linkify: false });
 export async function registerDocs(app: FastifyInstance, docsDir: string = DOCS_DIR): Promise<void> {
   app.get('/docs', (_request, reply) => reply.redirect('/docs/'));
   app.get('/docs/', (_request, reply) => sendFile(reply, join(docsDir, 'index.html'), 'text/html; charset=utf-8'));
+  // The Redocly page loads its script from beside it; the installed package has it.
+  const script = redocScriptPath(fileURLToPath(new URL('../../', import.meta.url)));
+  app.get(`/docs/${REDOC_SCRIPT}`, (_request, reply) => sendFile(reply, script, 'text/javascript; charset=utf-8'));
   app.get<{ Params: { page: string } }>('/docs/:page', (request, reply) => sendMarkdown(reply, docsDir, request.params.page));
   app.get<{ Params: { page: string } }>('/docs/reference/:page', (request, reply) =>
     sendMarkdown(reply, join(docsDir, 'reference'), request.params.page),

@@ -6,7 +6,7 @@ import { schemaLookup } from './fields.js';
 import { indexView } from './index-page.js';
 import { CHANGELOG_FILE, INDEX_FILE, REDOC_FILE, REFERENCE_DIR } from './links.js';
 import { operationPageView } from './operation-page.js';
-import { buildRedocHtml, redocInputStamp, withBanner } from './redoc.js';
+import { buildRedocHtml, redocInputStamp, withBanner, withLocalScript } from './redoc.js';
 import { loadTemplates } from './templates.js';
 
 /** The markdown pages: everything but the Redocly HTML. */
@@ -47,7 +47,7 @@ export const target: Target = {
     const existing = ctx.readExisting(path);
     const contents = existing?.includes(pageBanner)
       ? existing
-      : withBanner(await buildRedocHtml(ctx.root, model.openapi, title), pageBanner);
+      : withBanner(withLocalScript(await buildRedocHtml(ctx.root, model.openapi, title)), pageBanner);
     const redoc: OutputFile = { path, contents, ownership: 'generated' };
     return [...renderMarkdown(ctx), redoc];
   },

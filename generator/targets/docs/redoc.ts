@@ -27,7 +27,7 @@ function redoclyBin(root: string): string {
 export function redocInputStamp(root: string, document: Record<string, unknown>, title: string): string {
   const require = createRequire(join(root, 'package.json'));
   const { version } = JSON.parse(readFileSync(require.resolve('@redocly/cli/package.json'), 'utf8')) as { version: string };
-  const digest = createHash('sha256').update(JSON.stringify([document, title, version])).digest('hex');
+  const digest = createHash('sha256').update(JSON.stringify([document, title, version, REDOC_SCRIPT])).digest('hex');
   return `<!-- redocly ${version}, input sha256 ${digest} -->`;
 }
 
@@ -60,6 +60,26 @@ export async function buildRedocHtml(root: string, document: Record<string, unkn
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/** Where the page loads Redoc's script from: beside it, instead of Redocly's CDN, so it works offline. */
+export const REDOC_SCRIPT = 'redoc.standalone.js';
+const CDN_SCRIPT = /https:\/\/cdn\.redocly\.com\/redoc\/[^"']+\/redoc\.standalone\.js/g;
+
+/**
+ * Points the page at `./redoc.standalone.js`. The file is the one the installed
+ * @redocly/cli ships (the same bytes as the CDN's, so the page's integrity
+ * hash still holds); the reference server serves it, and a published copy of
+ * the docs needs it next to index.html (see `redocScriptPath`).
+ */
+export function withLocalScript(html: string): string {
+  return html.replace(CDN_SCRIPT, `./${REDOC_SCRIPT}`);
+}
+
+/** The installed Redoc bundle the page refers to. */
+export function redocScriptPath(root: string): string {
+  const require = createRequire(join(root, 'package.json'));
+  return join(dirname(require.resolve('@redocly/cli/package.json')), 'lib', 'chunks', REDOC_SCRIPT);
 }
 
 /** Puts the banner after the doctype (a comment before it is legal but unusual) and fixes line endings. */
