@@ -228,6 +228,33 @@ describe.each(drivers)('update-message-flags-for-narrow on %s', (driver) => {
     expect(await update('member', { flag: 'starred', narrow: [['channel', 3]] })).toMatchObject({ processed_count: 0 });
   });
 
+  it('lowers num_before and num_after to 5000 each', async () => {
+    const { rows } = await server.db.query<{ id: number }>(
+      `INSERT INTO messages (sender_id, type, recipient_id, channel_id, topic, content, rendered_content, sent_at)
+       SELECT 3, 'stream', r.id, 1, 'bulk', 'x', '<p>x</p>', 0 FROM recipients r, generate_series(1, 5002) WHERE r.channel_id = 1
+       RETURNING id`,
+    );
+    const ids = rows.map((row) => row.id).sort((a, b) => a - b);
+    await server.db.query('INSERT INTO user_messages (user_id, message_id) SELECT $1, unnest($2::integer[])', [DANA, ids]);
+    try {
+      const narrow: UpdateMessageFlagsForNarrowParams['narrow'] = [['topic', 'bulk']];
+      expect(await update('member', { narrow, anchor: 'oldest', num_after: 1_000_000 })).toMatchObject({
+        processed_count: 5001,
+        updated_count: 5001,
+        first_processed_id: ids[0],
+        last_processed_id: ids[5000],
+        found_newest: false,
+      });
+      expect(await update('member', { narrow, anchor: 'newest', num_before: 1_000_000, num_after: 0, op: 'remove' })).toMatchObject({
+        processed_count: 5001,
+        first_processed_id: ids[1],
+        found_oldest: false,
+      });
+    } finally {
+      await server.db.query('DELETE FROM messages WHERE id = ANY ($1::integer[])', [ids]);
+    }
+  });
+
   it('works for every role on its own messages', async () => {
     for (const who of ['owner', 'admin', 'moderator', 'member', 'guest', 'bot'] as const) {
       const result = await update(who, { flag: 'starred', narrow: [['channel', 'general']] });
