@@ -34,7 +34,7 @@ describe.each(drivers)('tus endpoint on %s', (driver) => {
     expect(location).toMatch(/^\/api\/v1\/tus\/[0-9a-f]+$/);
     return location;
   };
-  const patch = (who: Who, location: string, offset: number, bytes: Uint8Array) =>
+  const patch = (who: Who, location: string, offset: number, bytes: Uint8Array<ArrayBuffer>) =>
     tus(location, {
       method: 'PATCH',
       headers: { ...TUS, ...auth(who), 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
