@@ -5,11 +5,13 @@
  * In check mode nothing is written and the stale or missing files are listed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { BANNER_MARK } from './targets/banner.js';
 import type { OutputFile } from './targets/types.js';
 
-export type FileStatus = 'written' | 'unchanged' | 'stale' | 'missing';
+/** `removed`/`obsolete`: a generated file no target produces any more, deleted (or, in check mode, listed). */
+export type FileStatus = 'written' | 'unchanged' | 'stale' | 'missing' | 'removed' | 'obsolete';
 
 export interface FileResult {
   path: string;
@@ -64,5 +66,41 @@ async function writeAtomic(absolute: string, contents: string): Promise<void> {
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+}
+
+/**
+ * Generated files under `outDir` that no target produced this run (say, the
+ * docs page of an operation removed from the spec): deleted, or in check mode
+ * listed. Only files carrying the generator's banner count, so nothing a
+ * person put there is touched.
+ */
+export async function removeObsolete(root: string, outDir: string, produced: readonly OutputFile[], options: { check: boolean }): Promise<FileResult[]> {
+  const wanted = new Set(produced.map((file) => resolve(root, file.path)));
+  const results: FileResult[] = [];
+  for (const absolute of await listFiles(resolve(root, outDir))) {
+    if (wanted.has(absolute) || !(await carriesBanner(absolute))) continue;
+    const path = relative(root, absolute).split('\\').join('/');
+    if (!options.check) await rm(absolute, { force: true });
+    results.push({ path, status: options.check ? 'obsolete' : 'removed' });
+  }
+  return results.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const nested = await Promise.all(
+    entries.map((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name)) : Promise.resolve(entry.isFile() ? [join(dir, entry.name)] : []))),
+  );
+  return nested.flat();
+}
+
+async function carriesBanner(absolute: string): Promise<boolean> {
+  const handle = await open(absolute, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(512), 0, 512, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8').includes(BANNER_MARK);
+  } finally {
+    await handle.close();
   }
 }

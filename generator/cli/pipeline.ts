@@ -10,7 +10,7 @@ import { buildModel } from '../model/build.js';
 import type { ApiModel } from '../model/types.js';
 import { targets as registry } from '../targets/index.js';
 import type { OutputFile, Target, TargetContext } from '../targets/types.js';
-import { writeFiles, type FileResult } from '../write.js';
+import { removeObsolete, writeFiles, type FileResult } from '../write.js';
 
 export interface TargetSummary {
   name: string;
@@ -24,6 +24,8 @@ export interface GenerateResult {
   reports: string[];
   /** Absolute paths of the spec's files, for watching. */
   specFiles: string[];
+  /** Generated files no target produced (removed, or listed in check mode); empty when `--only` limited the run. */
+  obsolete: FileResult[];
 }
 
 export async function generate(config: GenerateConfig, available: readonly Target[] = registry): Promise<GenerateResult> {
@@ -47,7 +49,10 @@ export async function generate(config: GenerateConfig, available: readonly Targe
     offset += files.length;
     return { name: target.name, files: mine, ms };
   });
-  return { targets: summaries, reports, specFiles: loaded.files };
+  // Only a run of every target knows which generated files nobody produces any more.
+  const complete = available.every((t) => config.targets.includes(t.name));
+  const obsolete = complete ? await removeObsolete(config.root, config.outDir, all, { check: config.check }) : [];
+  return { targets: summaries, reports, specFiles: loaded.files, obsolete };
 }
 
 function context(config: GenerateConfig, model: ApiModel, reports: string[]): TargetContext {

@@ -29,9 +29,10 @@ export function report(config: GenerateConfig, result: GenerateResult, output: O
     output.out(`${name.padEnd(width)}${changed}, ${count('unchanged')} unchanged  ${formatMs(ms)}`);
   }
   for (const message of result.reports) output.out(`note: ${message}`);
-  const stale = result.targets.flatMap((t) => t.files).filter((f) => f.status === 'stale' || f.status === 'missing');
+  for (const file of result.obsolete.filter((f) => f.status === 'removed')) output.out(`removed ${file.path} (no target produces it any more)`);
+  const stale = [...result.targets.flatMap((t) => t.files), ...result.obsolete].filter((f) => ['stale', 'missing', 'obsolete'].includes(f.status));
   if (!config.check || stale.length === 0) return 0;
-  for (const file of stale) output.err(`${file.status === 'missing' ? 'missing' : 'stale  '}  ${file.path}`);
+  for (const file of stale) output.err(`${file.status.padEnd(8)} ${file.path}`);
   output.err(`${stale.length} generated file${stale.length === 1 ? ' is' : 's are'} out of date with the spec: run \`${config.command}\``);
   return 1;
 }
