@@ -862,7 +862,7 @@ export interface components {
              * @description When true, the filter matches the messages the operator would not match.
              * @default false
              */
-            negated: boolean;
+            negated?: boolean;
         };
         /** @description No operation lives at the requested path. */
         NotFoundError: components["schemas"]["ErrorEnvelope"] & {

@@ -1,3 +1,4 @@
+import { ApiError } from '../errors.js';
 /** The one database interface every handler and repository uses. */
 export interface QueryResult<T> {
   rows: T[];
@@ -47,4 +48,23 @@ export async function withSavepoint<T>(tx: Db, fn: (tx: Db) => Promise<T>): Prom
 /** Whether the error is PostgreSQL's unique_violation (both drivers report the SQLSTATE as `code`). */
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23505';
+}
+
+/**
+ * SQLSTATE codes that only a client's values can cause (a number beyond the
+ * column's range, a NUL character in text): they become BAD_REQUEST instead
+ * of a server error.
+ */
+const CLIENT_DATA_ERRORS: Record<string, string> = {
+  '22003': 'A number in the request is out of range',
+  '22021': 'The request contains characters that cannot be stored (such as NUL)',
+  '22P05': 'The request contains characters that cannot be stored (such as NUL)',
+};
+
+/** Rethrows a database error, as BAD_REQUEST when the client's data caused it. */
+export function rethrowDataError(error: unknown): never {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = typeof code === 'string' ? CLIENT_DATA_ERRORS[code] : undefined;
+  if (message) throw new ApiError('BAD_REQUEST', message);
+  throw error;
 }

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { withSavepoint, type Db, type DbHandle, type QueryResult } from './db.js';
+import { rethrowDataError, withSavepoint, type Db, type DbHandle, type QueryResult } from './db.js';
 import { Mutex } from './mutex.js';
 
 export interface PgliteOptions {
@@ -23,7 +23,7 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
   const inTransaction = new AsyncLocalStorage<true>();
 
   const run = async <T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
-    const result = await pg.query<T>(sql, params ? [...params] : undefined);
+    const result = await pg.query<T>(sql, params ? [...params] : undefined).catch(rethrowDataError);
     return { rows: result.rows, rowCount: Math.max(result.rows.length, result.affectedRows ?? 0) };
   };
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { withSavepoint, type Db, type DbHandle, type QueryResult } from './db.js';
+import { rethrowDataError, withSavepoint, type Db, type DbHandle, type QueryResult } from './db.js';
 
 type TypeId = Parameters<typeof pg.types.getTypeParser>[0];
 const INT8 = 20;
@@ -32,7 +32,7 @@ export async function openPostgres(options: PostgresOptions): Promise<DbHandle> 
   (await pool.connect()).release();
 
   const queryOn = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
-    const result = await client.query(sql, params ? [...params] : undefined);
+    const result = await client.query(sql, params ? [...params] : undefined).catch(rethrowDataError);
     return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
   };
 

@@ -28,3 +28,23 @@ describe.each(drivers)('test server on %s', (driver) => {
     expect(await response.text()).toContain('<code>GET /api/v1/users/me</code>');
   });
 });
+
+describe.each(drivers)('client data the database cannot hold, on %s', (driver) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(driver);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers an id beyond the column range with BAD_REQUEST, not a server error', async () => {
+    const error = await server.client('member').getMessage({ message_id: 2 ** 40 }).catch((e: unknown) => e);
+    expect(isApiError(error, 'BAD_REQUEST')).toBe(true);
+  });
+
+  it('answers a NUL character in text with BAD_REQUEST, not a server error', async () => {
+    const error = await server.client('member').updateStatus({ status_text: 'out\u0000now' }).catch((e: unknown) => e);
+    expect(isApiError(error, 'BAD_REQUEST')).toBe(true);
+  });
+});

@@ -23,7 +23,7 @@ export const target: Target = {
     // openapi-typescript mutates what it is given; hand it a copy.
     const document = structuredClone(openapi);
     prepare(document);
-    const declarations = astToString(await openapiTS(document as unknown as OpenAPI3, { silent: true }));
+    const declarations = astToString(await openapiTS(document as unknown as OpenAPI3, { silent: true, defaultNonNullable: false }));
     const contents = [
       banner(ctx.model, ctx.command, 'line'),
       '',
