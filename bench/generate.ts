@@ -1,61 +1,119 @@
 /**
- * Wall time of whole `teamchat generate` runs in fresh processes (cold: module
- * loading, bundling, every target) into an empty generated/ folder, and of
- * `generate --check` against up-to-date output. Runs in a scratch copy of the
- * project, so the working tree (handlers included) is never written.
+ * Wall time of whole generator runs in fresh processes (cold: module loading,
+ * bundling, every target, writing into an empty output folder), ours and the
+ * peers', on our spec and on synthetic specs 10x and 100x its size. Every
+ * tool runs once per round, in a scratch project outside the working tree;
+ * ratios are taken within a round, then the median over the rounds.
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { clearOutput, peers, type Peer } from './peers.js';
+import { scaledSpec, scratchProject, type ScratchProject } from './specs.js';
+import { median, timeProcess } from './stats.js';
 
-const COPIED = ['bin', 'generator', 'templates', 'spec', 'server/handlers', 'package.json', 'tsconfig.json', 'redocly.yaml'];
+/** Our targets that have a counterpart in the peers' output (everything but the Redocly docs). */
+export const LIKE_FOR_LIKE = 'types,validators,client,server';
+/** The row every ratio of a size divides by. */
+export const BASELINE = 'teamchat generate --only (no docs)';
 
-function scratchCopy(root: string): string {
-  const copy = mkdtempSync(join(tmpdir(), 'teamchat-bench-'));
-  for (const path of COPIED) cpSync(join(root, path), join(copy, path), { recursive: true });
-  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  return copy;
+interface Tool {
+  name: string;
+  /** Wall time, or undefined past `capMs`. */
+  run(project: ScratchProject, capMs?: number): number | undefined;
 }
 
-export interface TimingRow {
-  name: string;
+function ours(name: string, extra: string[], fresh: boolean): Tool {
+  return {
+    name,
+    run: (project, capMs) => {
+      if (fresh) rmSync(join(project.dir, 'generated'), { recursive: true, force: true });
+      return timeProcess(process.execPath, ['bin/teamchat.js', 'generate', '--spec', project.spec, ...extra], project.dir, capMs);
+    },
+  };
+}
+
+function peer(p: Peer): Tool {
+  return {
+    name: p.name,
+    run: (project, capMs) => {
+      clearOutput(project.dir, p);
+      return timeProcess(process.execPath, p.args(project.spec), project.dir, capMs);
+    },
+  };
+}
+
+// The order matters: each --check runs right after the generate that made its output up to date.
+const TOOLS: Tool[] = [
+  ours('teamchat generate (all targets, docs via Redocly)', [], true),
+  ours('teamchat generate --check (all targets)', ['--check'], false),
+  ours(BASELINE, ['--only', LIKE_FOR_LIKE], true),
+  ours('teamchat generate --check --only (no docs)', ['--check', '--only', LIKE_FOR_LIKE], false),
+  ...peers.map(peer),
+];
+
+export interface GenerationRow {
+  factor: number;
+  operations: number;
+  tool: string;
   medianMs: number;
   runs: number[];
+  /** Set when a run passed the time cap: the tool was not run again at this size and has no median. */
+  cappedAtMs?: number;
+  /** Median over rounds of this tool's time over the baseline's in the same round (>1: slower than ours). */
+  ratioVsBaseline: number;
+  /** Median time at this size over the same tool's median at 1x. */
+  growth: number;
 }
 
-function timeCommand(root: string, args: string[]): number {
-  const started = performance.now();
-  const result = spawnSync(process.execPath, [join(root, 'bin/teamchat.js'), ...args], { cwd: root, encoding: 'utf8' });
-  const ms = performance.now() - started;
-  if (result.status !== 0) throw new Error(`teamchat ${args.join(' ')} failed:\n${result.stderr}`);
-  return ms;
+export interface GenerationOptions {
+  factors: number[];
+  /** Timed rounds per size. */
+  runs: (factor: number) => number;
+  /** Longest single run allowed; a tool that passes it is reported as capped. */
+  capMs: number;
+  log: (line: string) => void;
 }
 
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-export function benchGenerate(root: string, runs = 5): TimingRow[] {
-  const copy = scratchCopy(root);
-  try {
-    const timed = (name: string, args: string[], fresh: boolean): TimingRow => {
-      const times: number[] = [];
-      for (let i = 0; i < runs; i++) {
-        if (fresh) rmSync(join(copy, 'generated'), { recursive: true, force: true });
-        times.push(timeCommand(copy, args));
+export async function benchGeneration(root: string, bundled: Record<string, unknown>, options: GenerationOptions): Promise<GenerationRow[]> {
+  const rows: GenerationRow[] = [];
+  for (const factor of options.factors) {
+    const project = scratchProject(root, scaledSpec(bundled, factor), `${factor}x`);
+    try {
+      for (const p of peers) p.prepare(project.dir, project.spec);
+      // Writes the handler scaffolds of the copied operations once, so every timed run finds them in place.
+      options.log(`generation ${factor}x (${project.operations} operations): scaffolds`);
+      ours('scaffolds', ['--only', 'server'], true).run(project);
+      const times: Record<string, number[]> = Object.fromEntries(TOOLS.map((t) => [t.name, []]));
+      const capped = new Set<string>();
+      const rounds = options.runs(factor);
+      for (let round = 0; round < rounds; round++) {
+        options.log(`generation ${factor}x: round ${round + 1}/${rounds}`);
+        for (const tool of TOOLS) {
+          if (capped.has(tool.name)) continue;
+          const ms = tool.run(project, options.capMs);
+          if (ms === undefined) capped.add(tool.name);
+          else times[tool.name]!.push(ms);
+        }
       }
-      return { name, medianMs: median(times), runs: times };
-    };
-    return [
-      timed('generate --only types,validators,client,server (cold)', ['generate', '--only', 'types,validators,client,server'], true),
-      // Leaves a complete generated/ behind for the check runs.
-      timed('generate (cold process, empty generated/)', ['generate'], true),
-      timed('generate --check (output up to date)', ['generate', '--check'], false),
-    ];
-  } finally {
-    rmSync(copy, { recursive: true, force: true });
+      const base = times[BASELINE]!;
+      for (const tool of TOOLS) {
+        const runs = capped.has(tool.name) ? [] : times[tool.name]!;
+        const at1 = rows.find((r) => r.factor === 1 && r.tool === tool.name);
+        const medianMs = median(runs);
+        rows.push({
+          factor,
+          operations: project.operations,
+          tool: tool.name,
+          medianMs,
+          runs: runs.map(Math.round),
+          ...(capped.has(tool.name) && { cappedAtMs: options.capMs }),
+          ratioVsBaseline: median(runs.map((ms, i) => ms / base[i]!)),
+          growth: at1 ? medianMs / at1.medianMs : factor === 1 ? 1 : Number.NaN,
+        });
+      }
+    } finally {
+      project.remove();
+    }
   }
+  return rows;
 }

@@ -1,0 +1,133 @@
+/**
+ * Child process of the server benchmark (`tsx bench/server-process.ts <case set>`),
+ * so the servers do not share an event loop with the load generator. Starts,
+ * on 127.0.0.1 only:
+ *   - `pglite` / `postgres`: the reference server (createApp, responses not
+ *     validated, as in production) on a fresh database seeded with the demo
+ *     organization plus 100 channel messages, and a bare Fastify app that
+ *     answers the same requests with the bytes the real server sent;
+ *   - `bindings`: the mock app (the generated bindings in front of handlers
+ *     that do no I/O) and a bare Fastify app answering with its bytes.
+ * Prints one JSON line describing the cases, then serves until stdin closes.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { maxFeatureLevel } from '../generated/server.js';
+import { createApp } from '../server/app.js';
+import { loadServerSecret } from '../server/auth/secret.js';
+import { loadConfig } from '../server/config.js';
+import { createMockApp } from '../server/mock.js';
+import { seedDemoIfEmpty } from '../server/seed/demo.js';
+import { CHANNEL, USER } from '../server/seed/demo-data.js';
+import type { DbHandle } from '../server/store/db.js';
+import { insertMessage } from '../server/store/messages.js';
+import { migrate } from '../server/store/migrate.js';
+import { openPglite } from '../server/store/pglite.js';
+import { openPostgres } from '../server/store/postgres.js';
+import { startPostgres, type ThrowawayPostgres } from '../test/support/postgres.js';
+
+export interface ServerCase {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Base URL of the server under test and of the bare Fastify app answering the same bytes. */
+  subject: string;
+  bare: string;
+}
+
+const RANGE = 100;
+
+async function bareTwin(subject: FastifyInstance, cases: Omit<ServerCase, 'subject' | 'bare'>[]): Promise<FastifyInstance> {
+  const bare = Fastify({ logger: false });
+  // The bare app takes the same form bodies, unparsed: it only answers.
+  bare.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  for (const c of cases) {
+    const response = await subject.inject({ method: c.method, url: c.path, headers: c.headers, ...(c.body !== undefined && { payload: c.body }) });
+    if (response.statusCode !== 200) throw new Error(`${c.name}: ${response.statusCode} ${response.body}`);
+    const bytes = response.rawPayload;
+    const type = String(response.headers['content-type']);
+    bare.route({ method: c.method, url: c.path.split('?')[0]!, handler: (_request, reply) => reply.type(type).send(bytes) });
+  }
+  return bare;
+}
+
+async function main(set: string): Promise<void> {
+  const closers: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer().catch(() => undefined);
+    process.exit(0);
+  };
+  process.stdin.on('end', close);
+  process.stdin.resume();
+  process.on('SIGTERM', close);
+
+  let subject: FastifyInstance;
+  let cases: Omit<ServerCase, 'subject' | 'bare'>[];
+  const basic = (email: string, apiKey: string) => `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}`;
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+  if (set === 'bindings') {
+    subject = await createMockApp();
+    const authorization = basic('member@example.com', 'any-key');
+    const narrow = new URLSearchParams({ anchor: '1', num_before: '0', num_after: String(RANGE - 1), narrow: '[]', op: 'add', flag: 'starred' });
+    cases = [
+      { name: 'GET /users/me', method: 'GET', path: '/api/v1/users/me', headers: { authorization } },
+      { name: 'GET /messages/{id}', method: 'GET', path: '/api/v1/messages/101', headers: { authorization } },
+      { name: 'POST /messages/flags/narrow', method: 'POST', path: '/api/v1/messages/flags/narrow', headers: { authorization, ...form }, body: narrow.toString() },
+    ];
+  } else {
+    const dataDir = mkdtempSync(join(tmpdir(), 'teamchat-bench-server-'));
+    closers.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', SECRET_KEY: 'b'.repeat(64) });
+    let db: DbHandle;
+    if (set === 'postgres') {
+      const pg: ThrowawayPostgres = await startPostgres();
+      closers.push(() => pg.stop());
+      db = await openPostgres({ url: pg.url });
+    } else if (set === 'pglite') {
+      db = await openPglite({ dataDir: null });
+    } else throw new Error(`unknown case set ${set}`);
+    closers.push(() => db.close());
+    await migrate(db);
+    const secret = loadServerSecret(config);
+    const logins = await seedDemoIfEmpty(db, { password: config.demoPassword, secret, videoChatProvider: config.videoCall.provider });
+    const member = logins?.find((l) => l.email === 'member@example.com');
+    if (!member) throw new Error('the demo organization has no member@example.com');
+    let first = 0;
+    for (let i = 0; i < RANGE; i++) {
+      const id = await insertMessage(db, {
+        senderId: USER.ben,
+        to: { channelId: CHANNEL.general, topic: 'load test' },
+        content: `Message ${i} of the load test.`,
+        renderedContent: `<p>Message ${i} of the load test.</p>`,
+      });
+      if (i === 0) first = id;
+    }
+    subject = await createApp({ db, config, secret, featureLevel: config.featureLevel ?? maxFeatureLevel, validateResponses: false });
+    const authorization = basic(member.email, member.apiKey);
+    const narrow = new URLSearchParams({ anchor: String(first), num_before: '0', num_after: String(RANGE - 1), narrow: '[]', op: 'add', flag: 'starred' });
+    cases = [
+      { name: 'GET /users/me', method: 'GET', path: '/api/v1/users/me', headers: { authorization } },
+      { name: 'GET /messages/{id}', method: 'GET', path: `/api/v1/messages/${first}`, headers: { authorization } },
+      { name: `POST /messages/flags/narrow (${RANGE} messages)`, method: 'POST', path: '/api/v1/messages/flags/narrow', headers: { authorization, ...form }, body: narrow.toString() },
+    ];
+    const check = await subject.inject({ method: 'POST', url: cases[2]!.path, headers: cases[2]!.headers, payload: cases[2]!.body });
+    const processed = (check.json() as { processed_count?: number }).processed_count;
+    if (processed !== RANGE) throw new Error(`the narrow request processed ${processed} messages, not ${RANGE}: ${check.body}`);
+  }
+
+  const bare = await bareTwin(subject, cases);
+  closers.push(() => subject.close(), () => bare.close());
+  const subjectUrl = await subject.listen({ host: '127.0.0.1', port: 0 });
+  const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
+  process.stdout.write(`${JSON.stringify(cases.map((c) => ({ ...c, subject: subjectUrl, bare: bareUrl })))}\n`);
+}
+
+main(process.argv[2] ?? 'pglite').catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

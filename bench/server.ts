@@ -1,0 +1,105 @@
+/**
+ * Requests per second and p99 latency with autocannon over loopback, each
+ * case against its server and against a bare Fastify route answering the
+ * same bytes, alternating within each round (see server-process.ts for
+ * what runs). Reported: medians over the rounds, and the median of the
+ * per-round ratio of the bare route's throughput over the subject's.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import type { ServerCase } from './server-process.js';
+import { median } from './stats.js';
+
+export interface ServerRow {
+  set: string;
+  case: string;
+  requestsPerSec: number;
+  p99Ms: number;
+  bareRequestsPerSec: number;
+  bareP99Ms: number;
+  /** Median per-round (bare req/s over subject req/s): 1.25 means the subject is 25% slower than the bare route. */
+  slowdown: number;
+}
+
+interface Load {
+  requestsPerSec: number;
+  p99Ms: number;
+}
+
+type Autocannon = typeof import('autocannon').default;
+
+async function load(autocannon: Autocannon, c: ServerCase, base: string, seconds: number): Promise<Load> {
+  const result = await autocannon({
+    url: `${base}${c.path}`,
+    method: c.method,
+    headers: c.headers,
+    ...(c.body !== undefined && { body: c.body }),
+    connections: 10,
+    duration: seconds,
+  });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${c.name} on ${base}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return { requestsPerSec: result.requests.average, p99Ms: result.latency.p99 };
+}
+
+function startChild(set: string): Promise<{ child: ChildProcess; cases: ServerCase[] }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'server-process.ts'), set], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => resolve({ child, cases: JSON.parse(line) as ServerCase[] }));
+    child.once('exit', (code) => reject(new Error(`the ${set} server process exited with ${code} before it was ready`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.stdin!.end();
+  });
+}
+
+export async function benchServers(options: { sets: string[]; rounds: number; seconds: number; log: (line: string) => void }): Promise<ServerRow[]> {
+  const autocannon = (await import('autocannon')).default;
+  const rows: ServerRow[] = [];
+  for (const set of options.sets) {
+    options.log(`server ${set}: starting`);
+    const { child, cases } = await startChild(set);
+    try {
+      for (const c of cases) {
+        // Warm-up: JIT, connection pools, caches.
+        await load(autocannon, c, c.subject, 1);
+        await load(autocannon, c, c.bare, 1);
+        const subject: Load[] = [];
+        const bare: Load[] = [];
+        for (let round = 0; round < options.rounds; round++) {
+          options.log(`server ${set}: ${c.name}, round ${round + 1}/${options.rounds}`);
+          // Alternate which side goes first, so neither always meets the same moment of the machine's load.
+          if (round % 2 === 0) {
+            subject.push(await load(autocannon, c, c.subject, options.seconds));
+            bare.push(await load(autocannon, c, c.bare, options.seconds));
+          } else {
+            bare.push(await load(autocannon, c, c.bare, options.seconds));
+            subject.push(await load(autocannon, c, c.subject, options.seconds));
+          }
+        }
+        rows.push({
+          set,
+          case: c.name,
+          requestsPerSec: median(subject.map((l) => l.requestsPerSec)),
+          p99Ms: median(subject.map((l) => l.p99Ms)),
+          bareRequestsPerSec: median(bare.map((l) => l.requestsPerSec)),
+          bareP99Ms: median(bare.map((l) => l.p99Ms)),
+          slowdown: median(subject.map((l, i) => bare[i]!.requestsPerSec / l.requestsPerSec)),
+        });
+      }
+    } finally {
+      await stopChild(child);
+    }
+  }
+  return rows;
+}

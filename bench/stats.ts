@@ -1,0 +1,108 @@
+/** Shared measuring and printing helpers of the benchmarks. */
+import { spawnSync } from 'node:child_process';
+
+export function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function table(header: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+export const fmt = {
+  ms: (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`),
+  ratio: (r: number) => (Number.isFinite(r) ? `${r.toFixed(2)}x` : 'n/a'),
+  int: (n: number) => Math.round(n).toLocaleString('en-US'),
+  kib: (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`,
+};
+
+/**
+ * Wall time of one child process, or undefined when it ran longer than
+ * `timeoutMs` (it is then killed); throws with its output when it fails.
+ */
+export function timeProcess(command: string, args: string[], cwd: string, timeoutMs?: number): number | undefined {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 2 ** 20, ...(timeoutMs !== undefined && { timeout: timeoutMs, killSignal: 'SIGKILL' }) });
+  const ms = performance.now() - started;
+  if (timeoutMs !== undefined && result.signal === 'SIGKILL' && ms >= timeoutMs) return undefined;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} (in ${cwd}) failed with ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  return ms;
+}
+
+let sink = 0;
+
+/** Consumes results so the measured calls cannot be optimised away. */
+export function keep(value: number): void {
+  sink += value;
+  if (sink === Number.NEGATIVE_INFINITY) throw new Error('unreachable');
+}
+
+/** Synchronous calls per second of `fn` over at least `ms`. */
+export function rate(fn: () => number, ms: number): number {
+  let calls = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    for (let i = 0; i < 500; i++) keep(fn());
+    calls += 500;
+    elapsed = performance.now() - start;
+  } while (elapsed < ms);
+  return calls / (elapsed / 1000);
+}
+
+/** Asynchronous calls per second of `fn` (awaited one after another) over at least `ms`. */
+export async function rateAsync(fn: () => Promise<number>, ms: number): Promise<number> {
+  let calls = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    for (let i = 0; i < 100; i++) keep(await fn());
+    calls += 100;
+    elapsed = performance.now() - start;
+  } while (elapsed < ms);
+  return calls / (elapsed / 1000);
+}
+
+export interface Compared {
+  /** Median calls per second of each contender over the rounds. */
+  opsPerSec: Record<string, number>;
+  /** Median over the rounds of (ours / theirs) measured in the same round; key: the other contender. */
+  ratioVsOurs: Record<string, number>;
+}
+
+/**
+ * Contenders measured in alternating rounds, so each round's ratio compares
+ * runs under the same machine load; figures are medians over the rounds.
+ * `ours` must be one of the contenders.
+ */
+export async function compareRounds(
+  contenders: Record<string, () => number | Promise<number>>,
+  options: { rounds: number; msPerRound: number; ours: string },
+): Promise<Compared> {
+  const names = Object.keys(contenders);
+  const measure = async (name: string, ms: number) => {
+    const fn = contenders[name]!;
+    const probe = fn();
+    return probe instanceof Promise ? rateAsync(fn as () => Promise<number>, ms) : rate(fn as () => number, ms);
+  };
+  for (const name of names) await measure(name, options.msPerRound / 2);
+  const perRound: Record<string, number>[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    const rates: Record<string, number> = {};
+    // Rotate the order so no contender always runs first.
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(round + i) % names.length]!;
+      rates[name] = await measure(name, options.msPerRound);
+    }
+    perRound.push(rates);
+  }
+  const opsPerSec = Object.fromEntries(names.map((n) => [n, median(perRound.map((r) => r[n]!))]));
+  const ratioVsOurs = Object.fromEntries(
+    names.filter((n) => n !== options.ours).map((n) => [n, median(perRound.map((r) => r[options.ours]! / r[n]!))]),
+  );
+  return { opsPerSec, ratioVsOurs };
+}
