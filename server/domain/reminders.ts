@@ -2,13 +2,21 @@
 import type { Db } from '../store/db.js';
 import { getChannel } from '../store/channels.js';
 import { getMessage } from '../store/messages.js';
+import { getRealm } from '../store/realm.js';
 import { claimDueReminders, markReminderDelivered } from '../store/reminders.js';
 import type { ReminderRow } from '../store/rows.js';
 import { messageLink, quote, sendBotMessage } from './notifications.js';
 
-export function reminderContent(link: string, note: string): string {
+/**
+ * The bot's message. A note may be of any length, so the whole message is
+ * cut to the organization's `max_message_length` (in code points), the
+ * limit every message is held to.
+ */
+export function reminderContent(link: string, note: string, maxLength: number): string {
   const text = `You asked to be reminded about [this message](${link}).`;
-  return note.trim() === '' ? text : `${text}\n\nNote:\n\n${quote(note)}`;
+  const content = note.trim() === '' ? text : `${text}\n\nNote:\n\n${quote(note)}`;
+  const codePoints = [...content];
+  return codePoints.length > maxLength ? codePoints.slice(0, maxLength).join('') : content;
 }
 
 async function deliver(tx: Db, reminder: ReminderRow, now: number): Promise<number> {
@@ -16,7 +24,9 @@ async function deliver(tx: Db, reminder: ReminderRow, now: number): Promise<numb
   const message = (await getMessage(tx, reminder.message_id))!;
   const channel = message.channel_id === null ? null : await getChannel(tx, message.channel_id);
   const link = await messageLink(tx, message, channel);
-  return sendBotMessage(tx, { directTo: [reminder.user_id] }, reminderContent(link, reminder.note), now);
+  const realm = await getRealm(tx);
+  if (!realm) throw new Error('the organization does not exist');
+  return sendBotMessage(tx, { directTo: [reminder.user_id] }, reminderContent(link, reminder.note, realm.max_message_length), now);
 }
 
 /**

@@ -147,6 +147,39 @@ describe.each(drivers)('reminders on %s', (driver) => {
     expect(message!.content).toContain('/#narrow/dm/3,5/near/105');
   });
 
+  it("cuts the delivered message to the organization's max_message_length, counting code points", async () => {
+    server.setNow(T);
+    const limit = 300;
+    const { rows } = await server.db.query<{ max_message_length: number }>('SELECT max_message_length FROM realm WHERE id = 1');
+    const saved = rows[0]!.max_message_length;
+    // Astral characters: a cut counting UTF-16 units would end early or split a pair.
+    const note = `long-note ${'🐙'.repeat(400)}`;
+    const { reminder_id } = await server.client('member').createMessageReminder({ message_id: 102, scheduled_delivery_timestamp: T + 5, note });
+    expect((await reminder(reminder_id)).note).toBe(note);
+    await server.db.query('UPDATE realm SET max_message_length = $1 WHERE id = 1', [limit]);
+    server.setNow(T + 5);
+    const job = reminderDeliveryJob({ intervalMs: 20 }).start(server.services, () => undefined);
+    try {
+      await waitFor(async () => (await reminder(reminder_id)).delivered_at !== null);
+    } finally {
+      await job();
+      await server.db.query('UPDATE realm SET max_message_length = $1 WHERE id = 1', [saved]);
+    }
+    const [message] = await botMessagesTo(5, 'long-note');
+    expect([...message!.content]).toHaveLength(limit);
+    expect(message!.content).toMatch(/^You asked to be reminded about \[this message\]\(.*\/near\/102\)\.\n\nNote:\n\n> long-note 🐙+$/u);
+    // A note that fits is delivered whole.
+    const fits = await server.client('member').createMessageReminder({ message_id: 102, scheduled_delivery_timestamp: T + 10, note: 'short-note 🐙' });
+    server.setNow(T + 10);
+    const again = reminderDeliveryJob({ intervalMs: 20 }).start(server.services, () => undefined);
+    try {
+      await waitFor(async () => (await reminder(fits.reminder_id)).delivered_at !== null);
+    } finally {
+      await again();
+    }
+    expect((await botMessagesTo(5, 'short-note'))[0]!.content).toMatch(/\n\n> short-note 🐙$/u);
+  });
+
   it('delivers a reminder that fell due while stopped at the next start', async () => {
     server.setNow(T);
     const { reminder_id } = await server.client('admin').createMessageReminder({ message_id: 102, scheduled_delivery_timestamp: T + 3600, note: 'restart-note' });
