@@ -139,7 +139,7 @@ export const mockHandlers: Handlers<unknown> = {
     max_message_id: 105,
   }),
   updatePresence: async () => ({
-    presence_last_update_id: -1,
+    presence_last_update_id: 1042,
     server_timestamp: 1767258000.482,
     presences: {
       'admin@example.com': {

@@ -1387,7 +1387,6 @@ export interface operations {
                      *     never expires. When omitted, the server's
                      *     `INVITATION_LINK_VALIDITY_MINUTES` setting applies, which
                      *     defaults to 14400 (ten days).
-                     * @default 14400
                      */
                     invite_expires_in_minutes?: number | null;
                     /**
@@ -2462,7 +2461,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description New full name. */
+                    /** @description New full name. This server allows at most 100 Unicode code points and no control characters. */
                     full_name?: string;
                     /**
                      * @description New role. Only organization owners may give or take away the

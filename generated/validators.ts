@@ -3630,9 +3630,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
   // invite_expires_in_minutes: body, json
   {
     const w = raw.body["invite_expires_in_minutes"] ?? raw.query["invite_expires_in_minutes"];
-    if (w === undefined) {
-      value["invite_expires_in_minutes"] = 14400;
-    } else {
+    if (w !== undefined) {
       if (typeof w !== "string") return repeated("invite_expires_in_minutes");
       const x = parseJson(w);
       if (x === INVALID_JSON) return invalidJson("invite_expires_in_minutes");
