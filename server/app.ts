@@ -10,6 +10,7 @@ import { registerRoutes } from '../generated/server.js';
 import { authenticate } from './auth/credentials.js';
 import type { ServerConfig } from './config.js';
 import { registerDocs } from './http/docs.js';
+import { withSafeRequestLog } from './http/request-log.js';
 import type { Services } from './services.js';
 import { registerUploads } from './uploads/index.js';
 import type { Db } from './store/db.js';
@@ -27,7 +28,7 @@ export interface AppOptions {
 }
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
+  const app = Fastify({ logger: withSafeRequestLog(options.logger) });
   const services: Services = {
     db: options.db,
     config: options.config,

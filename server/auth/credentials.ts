@@ -1,5 +1,11 @@
 import { nowSeconds, type Db } from '../store/db.js';
-import { recentFailedLogins, recordFailedLoginAttempt, type LoginAttempt } from '../store/failed-logins.js';
+import {
+  forgetFailedLoginAttempt,
+  lockLoginAttempts,
+  recentFailedLogins,
+  recordFailedLoginAttempt,
+  type LoginAttempt,
+} from '../store/failed-logins.js';
 import type { UserRow } from '../store/rows.js';
 import { recordLogin, USER_COLUMNS } from '../store/users.js';
 import { apiKeyMatchesHash, generateApiKey, hashApiKey } from './api-keys.js';
@@ -87,6 +93,20 @@ export async function loginRetryAfter(db: Db, attempt: LoginAttempt, limits: Log
   return Math.max(0, ...waits.map((wait) => (wait > 0 ? Math.max(1, wait) : 0)));
 }
 
+/**
+ * Records the attempt as a failure before its password is checked, unless a
+ * limit is already hit (then null). Checking and recording happen under one
+ * lock, so attempts sent all at once count each other and at most the limit
+ * of them reach the password check.
+ */
+async function reserveLoginAttempt(db: Db, attempt: LoginAttempt, limits: LoginLimits, now: number): Promise<number | null> {
+  return db.transaction(async (tx) => {
+    await lockLoginAttempts(tx);
+    if ((await loginRetryAfter(tx, attempt, limits, now)) > 0) return null;
+    return recordFailedLoginAttempt(tx, attempt, now);
+  });
+}
+
 let absentPasswordHash: Promise<string> | undefined;
 
 /**
@@ -94,7 +114,8 @@ let absentPasswordHash: Promise<string> | undefined;
  * unsealed with the server secret. A key sealed with a lost or replaced
  * secret cannot be recovered, so it is rotated and the new one returned.
  * Wrong passwords count towards a per-username limit and, when the client's
- * address is known, a per-address limit. A successful login is recorded
+ * address is known, a per-address limit; an attempt counts as wrong from the
+ * start until its password proves right. A successful login is recorded
  * (the first one of an imported or API-created account resets date_joined).
  */
 export async function fetchApiKey(
@@ -107,7 +128,8 @@ export async function fetchApiKey(
 ): Promise<FetchApiKeyResult> {
   const now = context.now ?? nowSeconds();
   const attempt = { username, clientAddress: context.clientAddress ?? null };
-  if ((await loginRetryAfter(db, attempt, limits, now)) > 0) return { ok: false, reason: 'rate_limited' };
+  const reserved = await reserveLoginAttempt(db, attempt, limits, now);
+  if (reserved === null) return { ok: false, reason: 'rate_limited' };
   const { rows } = await db.query<{ id: number; email: string; is_active: boolean; password_hash: string | null; api_key_sealed: string }>(
     `SELECT id, email, is_active, password_hash, api_key_sealed FROM users
      WHERE lower(delivery_email) = lower($1) OR lower(email) = lower($1)
@@ -118,10 +140,8 @@ export async function fetchApiKey(
   absentPasswordHash ??= hashPassword('');
   // Unknown users and passwordless accounts pay for one scrypt run too.
   const valid = await verifyPassword(password, row?.password_hash ?? (await absentPasswordHash));
-  if (!row || row.password_hash === null || !valid) {
-    await recordFailedLoginAttempt(db, attempt, now);
-    return { ok: false, reason: 'invalid_credentials' };
-  }
+  if (!row || row.password_hash === null || !valid) return { ok: false, reason: 'invalid_credentials' };
+  await forgetFailedLoginAttempt(db, reserved);
   if (!row.is_active) return { ok: false, reason: 'deactivated' };
   const apiKey = unseal(secret, row.api_key_sealed) ?? (await rotateApiKey(db, secret, row.id));
   await recordLogin(db, row.id, now);

@@ -11,12 +11,22 @@ export interface LoginAttempt {
   clientAddress: string | null;
 }
 
-export async function recordFailedLoginAttempt(db: Db, attempt: LoginAttempt, at: number): Promise<void> {
-  await db.query('INSERT INTO failed_logins (username, client_address, attempted_at) VALUES ($1, $2, $3)', [
-    attempt.username,
-    attempt.clientAddress,
-    at,
-  ]);
+export async function recordFailedLoginAttempt(db: Db, attempt: LoginAttempt, at: number): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    'INSERT INTO failed_logins (username, client_address, attempted_at) VALUES ($1, $2, $3) RETURNING id',
+    [attempt.username, attempt.clientAddress, at],
+  );
+  return rows[0]!.id;
+}
+
+/** Removes an attempt recorded in advance that turned out right. */
+export async function forgetFailedLoginAttempt(db: Db, id: number): Promise<void> {
+  await db.query('DELETE FROM failed_logins WHERE id = $1', [id]);
+}
+
+/** Taken in a transaction, makes concurrent check-then-record steps of logins run one at a time (released at its end). */
+export async function lockLoginAttempts(tx: Db): Promise<void> {
+  await tx.query("SELECT pg_advisory_xact_lock(hashtext('teamchat:failed_logins'))");
 }
 
 export interface RecentFailures {
