@@ -1,7 +1,8 @@
 /**
  * Concurrent writes through the real HTTP API on both databases: flags over
  * overlapping ranges from several users, the same reaction removed many
- * times at once, and invitations sent at the same time.
+ * times at once, failed logins against the limit, and invitations sent at
+ * the same time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isApiError } from '../../generated/client.js';
@@ -162,6 +163,25 @@ describe.each(drivers)('concurrent writes on %s', (driver) => {
       // Different users removing their own reactions at once do not disturb each other.
       await Promise.all(['owner', 'guest'].map((who) => server.client(who as Who).removeReaction({ message_id: message, emoji_code: '1f419', reaction_type: 'unicode_emoji' })));
       expect(await reactedBy()).toEqual([]);
+    }
+  });
+
+  it('checks at most the login limit of passwords when failed fetch_api_key attempts arrive all at once', async () => {
+    server.setNow(2_000_000_000);
+    try {
+      const limit = server.config.loginFailureLimit;
+      const attempts = Array.from({ length: limit + 15 }, (_, k) =>
+        server
+          .client('member')
+          .fetchApiKey({ username: 'moderator@example.com', password: `guess ${k}` })
+          .catch((error: unknown) => (isApiError(error) ? error.code : Promise.reject(error))),
+      );
+      const codes = await Promise.all(attempts);
+      expect(codes.filter((code) => code === 'BAD_REQUEST')).toHaveLength(limit);
+      expect(codes.filter((code) => code === 'RATE_LIMIT_HIT')).toHaveLength(15);
+    } finally {
+      server.setNow(Math.floor(Date.now() / 1000));
+      await server.db.query('DELETE FROM failed_logins');
     }
   });
 
