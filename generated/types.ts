@@ -876,7 +876,7 @@ export interface components {
          *       "email": "member@example.com",
          *       "delivery_email": "member@example.com",
          *       "full_name": "Dana Kim",
-         *       "avatar_url": "https://chat.example.com/user_avatars/1/5.png?version=2",
+         *       "avatar_url": "https://secure.gravatar.com/avatar/a4fae232e2bfebd9f4dc8d7cb6caecb2?d=identicon&version=2",
          *       "avatar_version": 2,
          *       "role": 400,
          *       "is_admin": false,

@@ -12,7 +12,7 @@ import { listLinkifiers } from '../store/realm.js';
 import { recipientMemberIds } from '../store/recipients.js';
 import type { MessageEditRow, MessageRow, RealmRow, UserRow } from '../store/rows.js';
 import { getUserById, getUsersByIds } from '../store/users.js';
-import { avatarUrl } from './avatars.js';
+import { avatarUrl } from './users.js';
 import { topicLinks } from './markdown.js';
 import { topicForResponse } from './topics.js';
 
@@ -23,8 +23,6 @@ type Snapshot = components['schemas']['MessageHistorySnapshot'];
 export interface MessageView {
   applyMarkdown: boolean;
   allowEmptyTopicName: boolean;
-  /** Origin for absolute URLs (avatars). */
-  origin: string;
 }
 
 const RESOLVED_PREFIX = '✔ ';
@@ -96,7 +94,7 @@ export async function messageRecord(
     sender_email: sender.email,
     sender_full_name: sender.full_name,
     sender_realm_str: realm.string_id,
-    avatar_url: avatarUrl(view.origin, sender),
+    avatar_url: avatarUrl(sender),
     client: message.client,
     content: view.applyMarkdown ? message.rendered_content : message.content,
     content_type: view.applyMarkdown ? 'text/html' : 'text/x-markdown',

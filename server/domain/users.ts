@@ -20,9 +20,12 @@ import { isAdmin, isOwner, requireAdmin, ROLE } from './roles.js';
 export const FULL_NAME_LIMIT = 100;
 const EMAIL_LIMIT = 254;
 
-/** The avatar is the Gravatar of the real address; avatar_version busts caches when it changes. */
-export function avatarUrl(user: Pick<UserRow, 'delivery_email' | 'avatar_version'>): string {
-  const hash = createHash('md5').update(user.delivery_email.trim().toLowerCase()).digest('hex');
+/**
+ * The avatar is the Gravatar of the API email, never of the real address
+ * (other users may not see it); avatar_version busts caches when it changes.
+ */
+export function avatarUrl(user: Pick<UserRow, 'email' | 'avatar_version'>): string {
+  const hash = createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
 }
 

@@ -1,7 +1,6 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
 import { getAccessibleMessageOrThrow } from '../domain/access.js';
-import { requestOrigin } from '../domain/avatars.js';
 import { messageRecord } from '../domain/messages.js';
 import { services } from '../services.js';
 import { getRealm } from '../store/realm.js';
@@ -24,7 +23,6 @@ export const getMessage: Handlers['getMessage'] = async (params, ctx) => {
   const record = await messageRecord(db, ctx.user, message, realm, {
     applyMarkdown: params.apply_markdown ?? true,
     allowEmptyTopicName: params.allow_empty_topic_name ?? false,
-    origin: requestOrigin(ctx.request),
   });
   return { message: record, raw_content: message.content };
 };

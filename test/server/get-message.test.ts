@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isApiError } from '../../generated/client.js';
 import { renderMarkdown, topicLinks } from '../../server/domain/markdown.js';
@@ -112,7 +113,9 @@ describe.each(drivers)('get-message on %s', (driver) => {
       submessages: [],
       flags: ['read'],
     });
-    expect(message.avatar_url).toMatch(/\/user_avatars\/1\/5\.png\?version=1$/);
+    // The Gravatar of the sender's API email, never of its real address.
+    const hash = createHash('md5').update('member@example.com').digest('hex');
+    expect(message.avatar_url).toBe(`https://secure.gravatar.com/avatar/${hash}?d=identicon&version=1`);
     const { rows } = await server.db.query<{ recipient_id: number }>('SELECT recipient_id FROM messages WHERE id = 101');
     expect(message.recipient_id).toBe(rows[0]!.recipient_id);
     expect(message.reactions).toEqual([
