@@ -3,8 +3,7 @@ import { existsSync, watch as watchFiles } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
 import { generateOptions, resolveGenerateConfig, type GenerateConfig } from '../../config.js';
-import { targetNames } from '../../targets/index.js';
-import { generate, type GenerateResult } from '../pipeline.js';
+import type { GenerateResult } from '../pipeline.js';
 import { describeFailure, formatMs, wrap, type Output } from '../wrapper.js';
 
 type Args = ArgumentsCamelCase<InferredOptionTypes<typeof generateOptions>>;
@@ -14,8 +13,10 @@ export const generateCommand = {
   describe: 'generate types, client, validators, server bindings and docs from the spec',
   builder: (yargs: Argv) => yargs.options(generateOptions),
   handler: wrap('generate', async (args: Args, output: Output) => {
+    // The pipeline (bundler, ts-morph, every target) loads only when a command needs it.
+    const [{ targetNames }, { generate }] = await Promise.all([import('../../targets/index.js'), import('../pipeline.js')]);
     const config = resolveGenerateConfig(args, process.cwd(), targetNames);
-    if (config.watch) return watch(config, output);
+    if (config.watch) return watch(config, output, generate);
     return report(config, await generate(config), output);
   }),
 };
@@ -38,7 +39,7 @@ export function report(config: GenerateConfig, result: GenerateResult, output: O
 }
 
 /** Regenerates on every change under the spec's folder and templates/; a failing run keeps watching. */
-async function watch(config: GenerateConfig, output: Output): Promise<number> {
+async function watch(config: GenerateConfig, output: Output, generate: (config: GenerateConfig) => Promise<GenerateResult>): Promise<number> {
   const folders = [dirname(join(config.root, config.spec)), config.templatesDir].filter((folder) => existsSync(folder));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

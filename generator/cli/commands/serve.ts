@@ -4,8 +4,6 @@
  */
 import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
 import { resolveGenerateConfig } from '../../config.js';
-import { targetNames } from '../../targets/index.js';
-import { generate } from '../pipeline.js';
 import { report } from './generate.js';
 import { wrap, type Output } from '../wrapper.js';
 
@@ -25,6 +23,7 @@ export const serveCommand = {
   builder: (yargs: Argv) => yargs.options(serveOptions),
   handler: wrap('serve', async (args: Args, output: Output) => {
     if (args.generate) {
+      const [{ targetNames }, { generate }] = await Promise.all([import('../../targets/index.js'), import('../pipeline.js')]);
       const config = resolveGenerateConfig({ spec: 'spec/openapi.yaml', out: 'generated', check: false, watch: false }, process.cwd(), targetNames);
       report(config, await generate(config), output);
     }
