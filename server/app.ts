@@ -15,6 +15,7 @@ import type { Services } from './services.js';
 import { registerUploads } from './uploads/index.js';
 import type { Db } from './store/db.js';
 import type { UserRow } from './store/rows.js';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 
 export interface AppOptions {
   db: Db;
@@ -28,7 +29,7 @@ export interface AppOptions {
 }
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: withSafeRequestLog(options.logger) });
+  const app = Fastify({ frameworkErrors, clientErrorHandler, logger: withSafeRequestLog(options.logger) });
   const services: Services = {
     db: options.db,
     config: options.config,

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { pathToFileURL } from 'node:url';
 import { mockHandlers } from '../generated/mock-handlers.js';
 import { registerRoutes } from '../generated/server.js';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 
 /** Who the mock says the caller is: whoever the credentials name. */
 export interface MockUser {
@@ -28,7 +29,7 @@ export interface ListenOptions extends MockOptions {
 }
 
 export async function createMockApp(options: MockOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
+  const app = Fastify({ frameworkErrors, clientErrorHandler, logger: options.logger ?? false });
   await registerRoutes<MockUser>(app, {
     handlers: mockHandlers,
     authenticate: (email) => ({ email }),
