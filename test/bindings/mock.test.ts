@@ -45,6 +45,8 @@ beforeAll(async () => {
   }
   mkdirSync(join(dir, 'server'), { recursive: true });
   copyFileSync(join(root, 'server/mock.ts'), join(dir, 'server/mock.ts'));
+  mkdirSync(join(dir, 'server/http'), { recursive: true });
+  copyFileSync(join(root, 'server/http/framework-errors.ts'), join(dir, 'server/http/framework-errors.ts'));
   mock = (await import(pathToFileURL(join(dir, 'server/mock.ts')).href)) as MockModule;
   ({ responseValidators } = (await import(pathToFileURL(join(dir, 'generated/validators.ts')).href)) as {
     responseValidators: Record<string, Validate>;
