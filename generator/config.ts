@@ -2,7 +2,8 @@
  * Every generator option, defined once with its default, and the resolution
  * of user input into one `GenerateConfig` that downstream code takes as is.
  */
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { builtinTemplatesDir } from './assets.js';
 
 /** The command that regenerates the output, printed in banners and `--check` failures. */
 export const REGENERATE_COMMAND = 'npm run generate';
@@ -51,7 +52,7 @@ export function resolveGenerateConfig(input: GenerateInput, root: string, known:
     root,
     spec: inside(root, input.spec, '--spec'),
     outDir: inside(root, input.out, '--out'),
-    templatesDir: join(root, 'templates'),
+    templatesDir: builtinTemplatesDir,
     targets: known.filter((name) => wanted.includes(name)),
     check: input.check,
     watch: input.watch,
