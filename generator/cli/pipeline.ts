@@ -31,7 +31,7 @@ export interface GenerateResult {
 export async function generate(config: GenerateConfig, available: readonly Target[] = registry): Promise<GenerateResult> {
   const loaded = await loadSpec(config.spec, config.root);
   const model = buildModel(loaded);
-  const reports: string[] = [];
+  const reports: string[] = [...(model.warnings ?? [])];
   const selected = available.filter((t) => config.targets.includes(t.name));
 
   const produced: { target: Target; files: OutputFile[]; ms: number }[] = [];

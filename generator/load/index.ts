@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { BaseResolver, bundle, createConfig, loadConfig, type Config } from '@redocly/openapi-core';
 import { canonicalize } from './canonical.js';
 import { checkDocument } from './check.js';
+import { normalise } from './normalise.js';
 import { SpecError } from './errors.js';
 import { SourceMap } from './source-map.js';
 import { isRecord } from './walk.js';
@@ -22,6 +23,10 @@ export interface LoadedSpec {
   sources: SourceMap;
   /** Absolute paths of every file the document was read from. */
   files: string[];
+  /** The OpenAPI version as written; the document itself is always 3.1 after loading. */
+  sourceVersion: string;
+  /** Non-fatal findings (`file:line: ...`), one line each. */
+  warnings: string[];
 }
 
 interface BundlerProblem {
@@ -63,12 +68,12 @@ export async function loadSpec(specPath: string, root: string): Promise<LoadedSp
   }
   sources.addFile(absolute, result.bundle.parsed);
   reportProblems(sources, result.problems as unknown as BundlerProblem[]);
-
   const document = result.bundle.parsed;
   if (!isRecord(document)) throw new SpecError(sources.relativePath(absolute), 1, 'not an OpenAPI document');
+  const { version, warnings } = normalise(document, sources);
   checkDocument(document, sources);
   canonicalize(document);
-  return { document, sources, files: files.sort() };
+  return { document, sources, files: files.sort(), sourceVersion: version, warnings };
 }
 
 async function bundlerConfig(root: string): Promise<Config> {

@@ -41,6 +41,12 @@ export class SourceMap {
     visit(parsed, []);
   }
 
+  /** Ties an object made while normalising to the node it was made from. */
+  alias(made: object, from: object): void {
+    const origin = this.origins.get(from);
+    if (origin && !this.origins.has(made)) this.origins.set(made, origin);
+  }
+
   origin(node: unknown): NodeOrigin | undefined {
     return node !== null && typeof node === 'object' ? this.origins.get(node) : undefined;
   }

@@ -29,7 +29,7 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
     .sort(compareStrings)
     .map((name) => ({ name, names: schemaNames.get(name)!, schema: schemas.namedSchema(name) }));
 
-  return {
+  const model: ApiModel = {
     title: ctx.text(info, 'title'),
     version: ctx.text(info, 'version'),
     description: ctx.text(info, 'description'),
@@ -45,6 +45,8 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
     unspecified: [info, doc].flatMap((node) => versionNotes(node).unspecified),
     openapi: doc,
   };
+  model.warnings = [...loaded.warnings, ...ctx.warnings];
+  return model;
 }
 
 function buildOperations(ctx: BuildContext, schemas: SchemaConverter, doc: RawNode): Operation[] {

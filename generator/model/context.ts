@@ -7,10 +7,23 @@ import type { SourceLocation } from './types.js';
 export type RawNode = Record<string, unknown>;
 
 export class BuildContext {
+  /** Degradations and notes, one line each (`file:line: message`), in the order found. */
+  readonly warnings: string[] = [];
+  private readonly warned = new Set<string>();
+
   constructor(
     readonly document: RawNode,
     readonly sources: SourceMap,
   ) {}
+
+  /** Records a non-fatal finding about `node` (once per place and message). */
+  warn(node: unknown, key: string | undefined, message: string): void {
+    const at = this.locate(node, key);
+    const line = `${at.file}${at.line === undefined ? '' : `:${at.line}`}: ${message}`;
+    if (this.warned.has(line)) return;
+    this.warned.add(line);
+    this.warnings.push(line);
+  }
 
   /** Follows internal `$ref`s (the bundler made every ref internal) to the node they name. */
   deref(node: unknown): unknown {

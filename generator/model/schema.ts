@@ -13,7 +13,8 @@ import type { ObjectSchema, Property, Schema, UnionSchema } from './types.js';
 /** Keywords that describe and never constrain; accepted on every schema. */
 const ANNOTATIONS = new Set([
   'description', 'title', 'examples', 'example', 'deprecated', 'readOnly', 'writeOnly', 'default',
-  '$comment', 'externalDocs', 'format', 'contentMediaType', 'contentEncoding',
+  '$comment', 'externalDocs', 'format', 'contentMediaType', 'contentEncoding', 'xml', 'discriminator',
+  '$schema', '$id', '$anchor', '$dynamicAnchor', 'contentSchema',
 ]);
 
 /** Constraining keywords the model carries, per kind. */

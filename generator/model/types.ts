@@ -28,6 +28,8 @@ export interface ApiModel {
    * records above. Optional so hand-built test models can leave it out.
    */
   openapi?: Record<string, unknown>;
+  /** Non-fatal findings of loading and modelling (`file:line: message`): notes and degradations. */
+  warnings?: string[];
 }
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';

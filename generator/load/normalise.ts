@@ -1,0 +1,173 @@
+/**
+ * One dialect downstream: the loader turns an OpenAPI 3.0 document into its
+ * OpenAPI 3.1 equivalent, in place, so the model and every target see only
+ * 3.1 (JSON Schema 2020-12) schemas. Objects keep their identity, and the few
+ * objects this creates are tied to the node they came from, so file:line
+ * locations stay right.
+ *
+ * 3.0 -> 3.1, for schemas:
+ * - `nullable: true` adds `null` to `type` (and to `enum` when there is one);
+ *   on a node without `type` (a `$ref`, a composition) it becomes
+ *   `anyOf: [<the node>, {type: 'null'}]`; `nullable: false` goes;
+ * - boolean `exclusiveMinimum`/`exclusiveMaximum` become the numeric form
+ *   (`minimum: 1, exclusiveMinimum: true` -> `exclusiveMinimum: 1`);
+ * - `example` becomes `examples: [example]`;
+ * - siblings of a `$ref`, which 3.0 ignores, are dropped except annotations.
+ *
+ * Also, for any version: Swagger 2.0 is refused with how to convert it;
+ * `webhooks` and operation `callbacks` are removed with one note.
+ */
+import { SpecError } from './errors.js';
+import type { SourceMap } from './source-map.js';
+import { isRecord } from './walk.js';
+
+type Node = Record<string, unknown>;
+
+/** Keys of a schema whose value is one schema. */
+const ONE = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems'];
+/** Keys of a schema whose value is a list of schemas. */
+const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+/** Keys of a schema whose value maps names to schemas. */
+const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+
+/** Keywords that only describe; kept beside a 3.0 `$ref`. */
+const REF_SIBLINGS = new Set(['$ref', 'description', 'summary', 'title', 'deprecated', 'readOnly', 'writeOnly', 'example', 'examples', 'default', 'externalDocs', 'xml', 'nullable']);
+
+export interface Normalised {
+  /** The document's OpenAPI version as written (`3.0.3`, `3.1.0`). */
+  version: string;
+  /** Notes worth one line each (`file:line: ...`). */
+  warnings: string[];
+}
+
+/** Checks the version, then rewrites `document` to OpenAPI 3.1 in place. */
+export function normalise(document: Node, sources: SourceMap): Normalised {
+  const version = checkVersion(document, sources);
+  const warnings: string[] = [];
+  const legacy = version.startsWith('3.0');
+  if (legacy) {
+    forEachSchema(document, (schema) => normaliseSchema(schema, sources));
+    document.openapi = '3.1.0';
+  }
+  dropCallbacks(document, sources, warnings);
+  return { version, warnings };
+}
+
+function checkVersion(document: Node, sources: SourceMap): string {
+  if (document.swagger !== undefined) {
+    const at = sources.locate(document, 'swagger');
+    throw new SpecError(
+      at.file,
+      at.line,
+      `Swagger ${String(document.swagger)} is not supported: convert it to OpenAPI 3 first, e.g. \`npx swagger2openapi ${at.file} -o openapi.yaml\`, and generate from that`,
+    );
+  }
+  const version = document.openapi;
+  if (typeof version !== 'string' || !/^3\.[01](\.\d+)?(-.*)?$/.test(version)) {
+    const at = sources.locate(document, version === undefined ? undefined : 'openapi');
+    const found = version === undefined ? 'no `openapi` version' : `\`openapi: ${String(version)}\``;
+    throw new SpecError(at.file, at.line ?? 1, `not an OpenAPI 3.0 or 3.1 document (${found})`);
+  }
+  return version;
+}
+
+/** Calls `visit` on every schema object of the document, parents before children, each once. */
+export function forEachSchema(document: Node, visit: (schema: Node) => void): void {
+  const seen = new WeakSet<object>();
+  const schema = (node: unknown): void => {
+    if (!isRecord(node) || seen.has(node)) return;
+    seen.add(node);
+    visit(node);
+    for (const key of ONE) schema(node[key]);
+    for (const key of LIST) if (Array.isArray(node[key])) (node[key] as unknown[]).forEach(schema);
+    for (const key of MAP) if (isRecord(node[key])) Object.values(node[key]).forEach(schema);
+    // `items` as a list (an old tuple form) holds schemas too.
+    if (Array.isArray(node.items)) node.items.forEach(schema);
+  };
+  // Outside schemas: every `schema` member of a parameter, header or media type, and the component schemas.
+  const structure = (node: unknown): void => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      node.forEach(structure);
+      return;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key.startsWith('x-') || key === 'example' || key === 'value' || key === 'default') continue;
+      if (key === 'schema') schema(value);
+      else structure(value);
+    }
+  };
+  const components = document.components;
+  if (isRecord(components) && isRecord(components.schemas)) Object.values(components.schemas).forEach(schema);
+  structure(document);
+}
+
+function normaliseSchema(node: Node, sources: SourceMap): void {
+  if (typeof node.$ref === 'string') {
+    for (const key of Object.keys(node)) if (!REF_SIBLINGS.has(key) && !key.startsWith('x-')) delete node[key];
+  }
+  for (const [bound, limit] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (node[bound] === true && typeof node[limit] === 'number') {
+      node[bound] = node[limit];
+      delete node[limit];
+    } else if (typeof node[bound] === 'boolean') {
+      delete node[bound];
+    }
+  }
+  if (node.example !== undefined && node.examples === undefined) node.examples = [node.example];
+  delete node.example;
+  const nullable = node.nullable;
+  delete node.nullable;
+  if (nullable === true) addNull(node, sources);
+}
+
+/** Annotations stay on the outer node when a nullable node is wrapped in `anyOf`. */
+const OUTER = new Set(['description', 'title', 'deprecated', 'readOnly', 'writeOnly', 'examples', 'default', 'externalDocs', 'xml']);
+
+function addNull(node: Node, sources: SourceMap): void {
+  const type = node.type;
+  if (typeof type === 'string' || Array.isArray(type)) {
+    const list = Array.isArray(type) ? type : [type];
+    if (!list.includes('null')) node.type = [...list, 'null'];
+    if (Array.isArray(node.enum) && !node.enum.includes(null)) node.enum = [...node.enum, null];
+    return;
+  }
+  const constraining = Object.keys(node).filter((key) => !OUTER.has(key) && !key.startsWith('x-'));
+  // Nothing constrains the node: null is already allowed.
+  if (constraining.length === 0) return;
+  const inner: Node = {};
+  for (const key of constraining) {
+    inner[key] = node[key];
+    delete node[key];
+  }
+  const only: Node = { type: 'null' };
+  sources.alias(inner, node);
+  sources.alias(only, node);
+  node.anyOf = [inner, only];
+}
+
+function dropCallbacks(document: Node, sources: SourceMap, warnings: string[]): void {
+  const dropped: string[] = [];
+  let first: { node: object; key: string } | undefined;
+  if (document.webhooks !== undefined) {
+    first = { node: document, key: 'webhooks' };
+    dropped.push('`webhooks`');
+    delete document.webhooks;
+  }
+  let callbacks = 0;
+  const paths = isRecord(document.paths) ? document.paths : {};
+  for (const item of Object.values(paths)) {
+    if (!isRecord(item)) continue;
+    for (const operation of Object.values(item)) {
+      if (!isRecord(operation) || operation.callbacks === undefined) continue;
+      if (callbacks === 0 && first === undefined) first = { node: operation, key: 'callbacks' };
+      callbacks += 1;
+      delete operation.callbacks;
+    }
+  }
+  if (callbacks > 0) dropped.push(`\`callbacks\` of ${callbacks} operation${callbacks === 1 ? '' : 's'}`);
+  if (first === undefined) return;
+  const at = sources.locate(first.node, first.key);
+  warnings.push(`${at.file}${at.line === undefined ? '' : `:${at.line}`}: ignored ${dropped.join(' and ')}: the generator covers requests the API receives, not ones it sends`);
+}
