@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { diffCommand } from './commands/diff.js';
 import { generateCommand } from './commands/generate.js';
 import { lintCommand } from './commands/lint.js';
 import { serveCommand } from './commands/serve.js';
@@ -13,6 +14,7 @@ export async function main(argv: string[]): Promise<void> {
     .command(generateCommand)
     .command(lintCommand)
     .command(serveCommand)
+    .command(diffCommand)
     .demandCommand(1, 'name a command')
     .strict()
     .help()

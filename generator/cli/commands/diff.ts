@@ -1,0 +1,69 @@
+/** `teamchat diff <base> [<head>]`: what changed in the API between two specs or revisions, and what it breaks. */
+import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
+import { wrap, type Output } from '../wrapper.js';
+
+const diffOptions = {
+  format: { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'output format' },
+  'allow-breaking': { type: 'boolean', default: false, describe: 'exit 0 even when there are breaking changes' },
+  'check-levels': {
+    type: 'boolean',
+    default: false,
+    describe: 'fail, naming each offender, unless every change is noted at a feature level above the base\'s highest',
+  },
+  spec: { type: 'string', default: 'spec/openapi.yaml', describe: 'root file of the spec in a git revision and in the working tree' },
+} as const;
+
+type Args = ArgumentsCamelCase<InferredOptionTypes<typeof diffOptions> & { base: string | undefined; head: string | undefined }>;
+
+const EPILOGUE = `Each side is a spec file or a git revision (main, HEAD~3, v1.2.0, a commit); the head defaults to the working tree's spec.
+Exit status: 0 no breaking changes (or --allow-breaking) and, with --check-levels, every change noted; 1 otherwise; 2 bad arguments or an unknown revision.
+
+--format json prints one object:
+  { "base": string, "head": string, "baseFeatureLevel": number, "headFeatureLevel": number,
+    "breaking": number (count of breaking changes),
+    "changes": [ { "operationId": string | null,   (null: an error code's body, shared by operations)
+                   "location": "operation" | "path" | "query" | "body" | "response" | "error",
+                   "name": string,                 (parameter or field path, error code, "" for the operation)
+                   "kind": string,                 (e.g. "parameter-removed", "enum-value-added"; see docs/diff.md)
+                   "breaking": boolean,
+                   "level": number | null,         (highest feature level noted at or around the place in the head)
+                   "message": string } ],
+    "levelProblems": [ string ]                    (only with --check-levels) }
+Rules and kinds: docs/diff.md.`;
+
+export const diffCommand = {
+  command: 'diff <base> [head]',
+  describe: 'compare the API of two specs or git revisions: breaking changes, feature-level notes',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('base', { type: 'string', describe: 'spec file or git revision clients were built from' })
+      .positional('head', { type: 'string', describe: 'spec file or git revision to compare with it (default: the working tree)' })
+      .options(diffOptions)
+      .epilogue(EPILOGUE),
+  handler: wrap('diff', async (args: Args, output: Output) => {
+    const [{ readSide, readWorkingTree }, { diffModels }, { checkLevels }, { formatReport }] = await Promise.all([
+      import('../../diff/source.js'),
+      import('../../diff/index.js'),
+      import('../../diff/levels.js'),
+      import('../../diff/format.js'),
+    ]);
+    const root = process.cwd();
+    const base = await readSide(args.base ?? '', root, args.spec);
+    const head = args.head === undefined ? await readWorkingTree(root, args.spec) : await readSide(args.head, root, args.spec);
+    const changes = diffModels(base.model, head.model);
+    const levelProblems = args.checkLevels ? checkLevels(base.model, head.model, changes) : undefined;
+    output.out(formatReport({ base, head, changes, ...(levelProblems ? { levelProblems } : {}) }, args.format).replace(/\n$/, ''));
+
+    let code = 0;
+    const breaking = changes.filter((c) => c.breaking).length;
+    if (breaking > 0 && !args.allowBreaking) {
+      output.err(`diff: ${breaking} breaking change${breaking === 1 ? '' : 's'} (pass --allow-breaking to accept them)`);
+      code = 1;
+    }
+    if (levelProblems && levelProblems.length > 0) {
+      output.err(`diff: --check-levels found ${levelProblems.length} problem${levelProblems.length === 1 ? '' : 's'} (listed in the report)`);
+      code = 1;
+    }
+    return code;
+  }),
+};

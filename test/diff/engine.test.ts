@@ -1,0 +1,87 @@
+/**
+ * The diff engine on a pair of fixture documents that exercises every change
+ * kind: each change found, where, and whether it breaks existing clients;
+ * feature-level checks; and the real spec against itself.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { diffModels } from '../../generator/diff/index.js';
+import { checkLevels } from '../../generator/diff/levels.js';
+import { CHANGE_KINDS, type DiffChange } from '../../generator/diff/types.js';
+import { loadSpec } from '../../generator/load/index.js';
+import { buildModel } from '../../generator/model/build.js';
+import type { ApiModel } from '../../generator/model/types.js';
+import { EXPECTED } from './expected.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DIFF_FIXTURES = join(ROOT, 'test/fixtures/diff');
+
+async function model(file: string): Promise<ApiModel> {
+  return buildModel(await loadSpec(file, ROOT));
+}
+
+
+let base: ApiModel;
+let head: ApiModel;
+let changes: DiffChange[];
+
+beforeAll(async () => {
+  base = await model(join(DIFF_FIXTURES, 'base.yaml'));
+  head = await model(join(DIFF_FIXTURES, 'head.yaml'));
+  changes = diffModels(base, head);
+});
+
+describe('diffModels on the fixture pair', () => {
+  it('finds each change at its place with its classification, in report order', () => {
+    expect(changes.map((c) => [c.operationId, c.location, c.name, c.kind, c.breaking])).toEqual(EXPECTED);
+  });
+
+  it('covers every change kind', () => {
+    expect(new Set(changes.map((c) => c.kind))).toEqual(new Set(CHANGE_KINDS));
+  });
+
+  it('takes the level from the place or the places around it in the head', () => {
+    const at = (op: string | null, name: string, kind: string) => changes.find((c) => c.operationId === op && c.name === name && c.kind === kind)!;
+    expect(at('create-item', '', 'operation-added').level).toBe(11);
+    expect(at('get-item', 'item.kind', 'enum-value-added').level).toBe(11);
+    // A removed operation leaves no place in the head, and the document carries no note.
+    expect(at('remove-legacy', '', 'operation-removed').level).toBeNull();
+    expect(at(null, 'ITEM_MISSING.item_id', 'field-removed').level).toBeNull();
+  });
+
+  it('reports nothing when nothing changed, also through recursive schemas', () => {
+    expect(diffModels(head, head)).toEqual([]);
+    expect(diffModels(base, base)).toEqual([]);
+  });
+
+  it('swaps the classification of a narrowing when the sides swap', () => {
+    const reverse = diffModels(head, base);
+    const kind = (list: DiffChange[], name: string, k: string) => list.find((c) => c.name === name && c.kind === k);
+    // The base's `limit` maximum 100 became 50 (breaking); back to 100 widens a request (compatible).
+    expect(kind(reverse, 'limit', 'limit-changed')).toBeDefined();
+    expect(reverse.filter((c) => c.name === 'limit').map((c) => c.breaking).sort()).toEqual([false, true]);
+    expect(kind(reverse, 'item.color', 'nullable-removed')?.breaking).toBe(false);
+    expect(kind(reverse, 'item.name', 'field-required')?.breaking).toBe(false);
+    expect(kind(reverse, 'item.note', 'field-added')?.breaking).toBe(false);
+  });
+});
+
+describe('checkLevels', () => {
+  it('names each change not noted above the base level', () => {
+    const problems = checkLevels(base, head, changes);
+    expect(problems).toHaveLength(4);
+    expect(problems[0]).toMatch(/^remove-legacy: DELETE \/legacy was removed \[operation-removed\]: no `x-changes` entry or `x-feature-level` above 5/);
+    expect(problems.slice(1).every((p) => p.startsWith('error codes: '))).toBe(true);
+  });
+
+  it('requires the highest level to rise', () => {
+    const flat = { ...head, maxFeatureLevel: base.maxFeatureLevel };
+    expect(checkLevels(base, flat, changes).at(-1)).toMatch(/highest feature level is still 5/);
+  });
+
+  it('passes when nothing changed', async () => {
+    const spec = await model(join(ROOT, 'spec/openapi.yaml'));
+    expect(checkLevels(spec, spec, diffModels(spec, spec))).toEqual([]);
+  });
+});
