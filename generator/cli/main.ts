@@ -5,12 +5,14 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { diffCommand } from './commands/diff.js';
 import { generateCommand } from './commands/generate.js';
+import { initCommand } from './commands/init.js';
 import { lintCommand } from './commands/lint.js';
 import { serveCommand } from './commands/serve.js';
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)
     .scriptName('teamchat')
+    .command(initCommand)
     .command(generateCommand)
     .command(lintCommand)
     .command(serveCommand)

@@ -10,6 +10,7 @@ import { buildModel } from '../model/build.js';
 import type { ApiModel } from '../model/types.js';
 import { targets as registry } from '../targets/index.js';
 import type { OutputFile, Target, TargetContext } from '../targets/types.js';
+import { effectiveTemplatesDir } from '../templates.js';
 import { removeObsolete, writeFiles, type FileResult } from '../write.js';
 
 export interface TargetSummary {
@@ -28,19 +29,48 @@ export interface GenerateResult {
   obsolete: FileResult[];
 }
 
-export async function generate(config: GenerateConfig, available: readonly Target[] = registry): Promise<GenerateResult> {
+/** Called as the run moves on: `load` before the spec is read, then each target's name before it runs. */
+export type Progress = (step: string) => void;
+
+export interface Produced {
+  targets: { target: Target; files: OutputFile[]; ms: number }[];
+  reports: string[];
+  specFiles: string[];
+}
+
+/** Load, model and run the selected targets, all in memory: nothing is written. */
+export async function produce(config: GenerateConfig, available: readonly Target[] = registry, progress: Progress = () => {}): Promise<Produced> {
+  progress('load');
+  const templatesDir = effectiveTemplatesDir(config.userTemplatesDir);
   const loaded = await loadSpec(config.spec, config.root);
   const model = buildModel(loaded);
   const reports: string[] = [...(model.warnings ?? [])];
   const selected = available.filter((t) => config.targets.includes(t.name));
 
-  const produced: { target: Target; files: OutputFile[]; ms: number }[] = [];
+  // Each target runs at most once per run, even when another target asks for its files.
+  const outputs = new Map<string, Promise<OutputFile[]>>();
+  const ctx: TargetContext = context(config, model, templatesDir, reports, (name) => {
+    let files = outputs.get(name);
+    if (files === undefined) {
+      const target = available.find((t) => t.name === name);
+      if (target === undefined) throw new Error(`no target named ${name}`);
+      files = Promise.resolve(target.generate(ctx));
+      outputs.set(name, files);
+    }
+    return files;
+  });
+  const produced: Produced['targets'] = [];
   for (const target of selected) {
+    progress(target.name);
     const started = performance.now();
-    const files = await target.generate(context(config, model, reports));
+    const files = await ctx.filesOf(target.name);
     produced.push({ target, files, ms: performance.now() - started });
   }
+  return { targets: produced, reports, specFiles: loaded.files };
+}
 
+export async function generate(config: GenerateConfig, available: readonly Target[] = registry, progress: Progress = () => {}): Promise<GenerateResult> {
+  const { targets: produced, reports, specFiles } = await produce(config, available, progress);
   const all = produced.flatMap((p) => p.files);
   const results = await writeFiles(config.root, all, { check: config.check });
   let offset = 0;
@@ -52,16 +82,24 @@ export async function generate(config: GenerateConfig, available: readonly Targe
   // Only a run of every target knows which generated files nobody produces any more.
   const complete = available.every((t) => config.targets.includes(t.name));
   const obsolete = complete ? await removeObsolete(config.root, config.outDir, all, { check: config.check }) : [];
-  return { targets: summaries, reports, specFiles: loaded.files, obsolete };
+  return { targets: summaries, reports, specFiles, obsolete };
 }
 
-function context(config: GenerateConfig, model: ApiModel, reports: string[]): TargetContext {
+function context(
+  config: GenerateConfig,
+  model: ApiModel,
+  templatesDir: string,
+  reports: string[],
+  filesOf: (target: string) => Promise<OutputFile[]>,
+): TargetContext {
   return {
     model,
     root: config.root,
     outDir: config.outDir,
-    templatesDir: config.templatesDir,
+    templatesDir,
+    options: config.options,
     command: config.command,
+    filesOf,
     readExisting(path) {
       try {
         return readFileSync(resolve(config.root, path), 'utf8');

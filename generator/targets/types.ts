@@ -1,3 +1,4 @@
+import type { TargetOptions } from '../config.js';
 import type { ApiModel } from '../model/types.js';
 
 /** A file a target wants on disk. Paths are relative to the project root. */
@@ -19,8 +20,15 @@ export interface TargetContext {
   root: string;
   /** Directory generated files go to, relative to root (default `generated`). */
   outDir: string;
-  /** Absolute path of the `templates/` folder. */
+  /** Absolute path of the templates folder: the built-in one, or it overlaid with the user's (`generator/templates.ts`). */
   templatesDir: string;
+  /** Per-target options from the config and flags, defaults applied. */
+  options: TargetOptions;
+  /**
+   * The files another target produces in this run (run once, shared), for
+   * targets that repackage others' output (`client-package`).
+   */
+  filesOf(target: string): Promise<OutputFile[]>;
   /** The one-line command that regenerates the output, for banners and messages. */
   command: string;
   /** Contents of an existing file (relative to root), or undefined. */

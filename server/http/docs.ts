@@ -5,12 +5,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import MarkdownIt from 'markdown-it';
+import { packageRoot } from '../../generator/assets.js';
 import { REDOC_SCRIPT, redocScriptPath } from '../../generator/targets/docs/redoc.js';
 
-const DOCS_DIR = fileURLToPath(new URL('../../generated/docs/', import.meta.url));
+// From the package root, not this module: compiled, this module lives under dist/.
+const DOCS_DIR = join(packageRoot, 'generated', 'docs');
 const PAGE_NAME = /^[a-z0-9][a-z0-9-]*\.md$/;
 
 const markdown = new MarkdownIt({ html: true, linkify: false });
@@ -19,7 +20,7 @@ export async function registerDocs(app: FastifyInstance, docsDir: string = DOCS_
   app.get('/docs', (_request, reply) => reply.redirect('/docs/'));
   app.get('/docs/', (_request, reply) => sendFile(reply, join(docsDir, 'index.html'), 'text/html; charset=utf-8'));
   // The Redocly page loads its script from beside it; the installed package has it.
-  const script = redocScriptPath(fileURLToPath(new URL('../../', import.meta.url)));
+  const script = redocScriptPath(packageRoot);
   app.get(`/docs/${REDOC_SCRIPT}`, (_request, reply) => sendFile(reply, script, 'text/javascript; charset=utf-8'));
   app.get<{ Params: { page: string } }>('/docs/:page', (request, reply) => sendMarkdown(reply, docsDir, request.params.page));
   app.get<{ Params: { page: string } }>('/docs/reference/:page', (request, reply) =>

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../../generator/assets.js';
 import type { Db } from './db.js';
 
 export interface Migration {
@@ -10,7 +11,8 @@ export interface Migration {
   checksum: string;
 }
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+// From the package root, not this module: compiled, this module lives under dist/ and the SQL files do not.
+const MIGRATIONS_DIR = join(packageRoot, 'server', 'store', 'migrations');
 const FILE_NAME = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 // Any constant works; it only has to be the same in every server process.
 const MIGRATION_LOCK_KEY = 7_364_221_901;

@@ -18,6 +18,7 @@ import { target as typesTarget } from '../../generator/targets/types/index.js';
 import { target as validatorsTarget } from '../../generator/targets/validators/index.js';
 import { basic } from './fixture/app.js';
 import { artifactDir, root, writeOutputs } from './fixture/harness.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
 
 type MockModule = typeof import('../../server/mock.js');
 type Validate = (body: unknown, options?: { strict?: boolean }) => unknown[];
@@ -39,6 +40,8 @@ beforeAll(async () => {
       templatesDir: join(root, 'templates'),
       command: 'npm run generate',
       readExisting: () => undefined,
+      options: DEFAULT_TARGET_OPTIONS,
+      filesOf: async () => [],
       report: () => undefined,
     });
     writeOutputs(dir, outputs);

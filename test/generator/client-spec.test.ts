@@ -10,6 +10,7 @@ import { target as typesTarget } from '../../generator/targets/types/index.js';
 import { target as validatorsTarget } from '../../generator/targets/validators/index.js';
 import { emitClient, removeEmitted, importModule, recordingFetch, root } from '../fixtures/client/harness.js';
 import { seedRequests } from '../fixtures/client/seed-requests.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
 
 afterAll(removeEmitted);
 
@@ -34,6 +35,8 @@ beforeAll(async () => {
     templatesDir: join(root, 'templates'),
     command: 'npm run generate',
     readExisting: () => undefined,
+    options: DEFAULT_TARGET_OPTIONS,
+    filesOf: async () => [],
     report: () => undefined,
   };
   for (const target of [typesTarget, validatorsTarget] as Target[]) {

@@ -4,6 +4,7 @@ import type { ApiModel } from '../../generator/model/types.js';
 import { target } from '../../generator/targets/docs/index.js';
 import { withBanner } from '../../generator/targets/docs/redoc.js';
 import type { OutputFile, TargetContext } from '../../generator/targets/types.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
 
 // The markdown pages come from the model records; Redocly reads the bundled
 // document the model carries. A one-operation document keeps the run short.
@@ -50,6 +51,8 @@ function context(given: ApiModel): TargetContext {
     templatesDir: join(process.cwd(), 'templates'),
     command: 'npm run generate',
     readExisting: () => undefined,
+    options: DEFAULT_TARGET_OPTIONS,
+    filesOf: async () => [],
     report: () => undefined,
   };
 }

@@ -14,6 +14,7 @@ import { EXAMPLE_ORIGIN, exampleFileName } from '../../generator/targets/docs/ex
 import { renderMarkdown } from '../../generator/targets/docs/index.js';
 import { oneLine } from '../../generator/targets/docs/markdown.js';
 import type { OutputFile } from '../../generator/targets/types.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
 
 const run = promisify(execFile);
 const root = process.cwd();
@@ -33,6 +34,8 @@ beforeAll(async () => {
     templatesDir: join(root, 'templates'),
     command: 'npm run generate',
     readExisting: () => undefined,
+    options: DEFAULT_TARGET_OPTIONS,
+    filesOf: async () => [],
     report: () => undefined,
   });
 }, 60_000);

@@ -20,6 +20,7 @@ import { renderMarkdown } from '../../generator/targets/docs/index.js';
 import { escapeCell, inlineCode } from '../../generator/targets/docs/markdown.js';
 import { typeExpression } from '../../generator/targets/docs/type-expression.js';
 import type { TargetContext } from '../../generator/targets/types.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
 
 const run = promisify(execFile);
 
@@ -253,6 +254,8 @@ function context(): TargetContext {
     templatesDir: join(process.cwd(), 'templates'),
     command: 'npm run generate',
     readExisting: () => undefined,
+    options: DEFAULT_TARGET_OPTIONS,
+    filesOf: async () => [],
     report: () => undefined,
   };
 }

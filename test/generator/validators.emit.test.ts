@@ -6,6 +6,7 @@ import type { ApiModel } from '../../generator/model/types.js';
 import { renderValidators, target } from '../../generator/targets/validators/index.js';
 import { fixtureModel, nullable, obj, operation, param, ref, str, int, arr, names } from '../fixtures/validators/model.js';
 import { loadGenerated, TEMPLATES_DIR, writeGenerated, removeWritten } from '../fixtures/validators/load.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
 
 const render = (model: ApiModel) => renderValidators(model, TEMPLATES_DIR, 'npm run generate');
 
@@ -83,6 +84,8 @@ describe('validators target output', () => {
       templatesDir: TEMPLATES_DIR,
       command: 'npm run generate',
       readExisting: () => undefined,
+      options: DEFAULT_TARGET_OPTIONS,
+      filesOf: async () => [],
       report: () => undefined,
     });
     expect(files.map((f) => [f.path, f.ownership])).toEqual([

@@ -2,24 +2,60 @@
 import { existsSync, watch as watchFiles } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
-import { generateOptions, resolveGenerateConfig, type GenerateConfig } from '../../config.js';
+import { resolveGenerateConfig, yargsOptions, type GenerateConfig, type GenerateInput } from '../../config.js';
+import { loadUserConfig } from '../../config-file.js';
 import type { GenerateResult } from '../pipeline.js';
+import { progressLine } from '../progress.js';
 import { describeFailure, formatMs, wrap, type Output } from '../wrapper.js';
 
+const generateOptions = yargsOptions(
+  'config',
+  'spec',
+  'out',
+  'only',
+  'templates',
+  'client-package-name',
+  'client-package-version',
+  'handlers',
+  'docs-title',
+  'check',
+  'watch',
+);
+
 type Args = ArgumentsCamelCase<InferredOptionTypes<typeof generateOptions>>;
+type Run = (config: GenerateConfig) => Promise<GenerateResult>;
 
 export const generateCommand = {
   command: 'generate',
-  describe: 'generate types, client, validators, server bindings and docs from the spec',
+  describe: 'generate types, client, client package, validators, server bindings and docs from the spec',
   builder: (yargs: Argv) => yargs.options(generateOptions),
   handler: wrap('generate', async (args: Args, output: Output) => {
-    // The pipeline (bundler, ts-morph, every target) loads only when a command needs it.
-    const [{ targetNames }, { generate }] = await Promise.all([import('../../targets/index.js'), import('../pipeline.js')]);
-    const config = resolveGenerateConfig(args, process.cwd(), targetNames);
-    if (config.watch) return watch(config, output, generate);
-    return report(config, await generate(config), output);
+    const config = await configFromArgs(args);
+    const run = await pipeline();
+    if (config.watch) return watch(config, output, run);
+    return report(config, await run(config), output);
   }),
 };
+
+/** The config file (found or named by `--config`) under the flags. */
+export async function configFromArgs(args: GenerateInput & { config?: string | undefined }): Promise<GenerateConfig> {
+  // The target registry loads the emitters' modules: only now that a command needs them.
+  const [found, { targetNames }] = await Promise.all([loadUserConfig(args.config, process.cwd()), import('../../targets/index.js')]);
+  return resolveGenerateConfig(args, found.root, targetNames, found.config);
+}
+
+/** The generate pipeline (bundler, ts-morph, every target), with per-target progress on a terminal. */
+export async function pipeline(): Promise<Run> {
+  const { generate } = await import('../pipeline.js');
+  return async (config) => {
+    const progress = progressLine();
+    try {
+      return await generate(config, undefined, progress.step);
+    } finally {
+      progress.done();
+    }
+  };
+}
 
 /** Prints one line per target and, in check mode, what is stale and how to fix it. */
 export function report(config: GenerateConfig, result: GenerateResult, output: Output): number {
@@ -38,9 +74,12 @@ export function report(config: GenerateConfig, result: GenerateResult, output: O
   return 1;
 }
 
-/** Regenerates on every change under the spec's folder and templates/; a failing run keeps watching. */
-async function watch(config: GenerateConfig, output: Output, generate: (config: GenerateConfig) => Promise<GenerateResult>): Promise<number> {
-  const folders = [dirname(join(config.root, config.spec)), config.templatesDir].filter((folder) => existsSync(folder));
+/** Regenerates on every change under the spec's folder and the templates; a failing run keeps watching. */
+async function watch(config: GenerateConfig, output: Output, generate: Run): Promise<number> {
+  const inRoot = (folder: string) => !relative(config.root, folder).startsWith('..');
+  const folders = [dirname(join(config.root, config.spec)), config.userTemplatesDir ?? config.templatesDir].filter(
+    (folder): folder is string => folder !== undefined && existsSync(folder) && inRoot(folder),
+  );
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const run = async (): Promise<void> => {

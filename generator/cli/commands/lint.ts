@@ -3,10 +3,12 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
-import { generateOptions } from '../../config.js';
+import { OPTIONS, yargsOptions } from '../../config.js';
+import { loadUserConfig } from '../../config-file.js';
+import { requirePeers } from '../peers.js';
 import { wrap, type Output } from '../wrapper.js';
 
-const lintOptions = { spec: generateOptions.spec } as const;
+const lintOptions = yargsOptions('config', 'spec');
 
 type Args = ArgumentsCamelCase<InferredOptionTypes<typeof lintOptions>>;
 
@@ -15,8 +17,11 @@ export const lintCommand = {
   describe: 'lint the spec with redocly (the rules of redocly.yaml)',
   builder: (yargs: Argv) => yargs.options(lintOptions),
   handler: wrap('lint', async (args: Args, output: Output) => {
-    const code = await runRedocly(process.cwd(), ['lint', args.spec, '--format=stylish']);
-    output.out(code === 0 ? `lint: ${args.spec} has no problems` : `lint: redocly reported problems in ${args.spec} (exit ${code})`);
+    requirePeers('teamchat lint', ['@redocly/cli']);
+    const found = await loadUserConfig(args.config, process.cwd());
+    const spec = args.spec ?? found.config.spec ?? OPTIONS.spec.default;
+    const code = await runRedocly(found.root, ['lint', spec, '--format=stylish']);
+    output.out(code === 0 ? `lint: ${spec} has no problems` : `lint: redocly reported problems in ${spec} (exit ${code})`);
     return code === 0 ? 0 : 1;
   }),
 };

@@ -1,38 +1,41 @@
 /**
- * `teamchat serve`: regenerate what is stale, then serve the reference server
- * (or, with `--mock`, the spec's examples) with its docs.
+ * `teamchat serve`: the reference server of this package's API (regenerating
+ * what is stale first when run in this repository), or with `--mock` a mock
+ * of the project's spec answering its examples.
  */
 import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
-import { resolveGenerateConfig } from '../../config.js';
-import { report } from './generate.js';
+import { packageRoot } from '../../assets.js';
+import { yargsOptions, type GenerateConfig } from '../../config.js';
+import { MOCK_PEERS, SERVER_PEERS, requirePeers } from '../peers.js';
+import { configFromArgs, pipeline, report } from './generate.js';
 import { wrap, type Output } from '../wrapper.js';
 
 const serveOptions = {
   host: { type: 'string', describe: 'address to listen on (default: HOST, then 127.0.0.1)' },
   port: { type: 'number', describe: 'port to listen on (default: PORT, then 9991)' },
-  mock: { type: 'boolean', default: false, describe: 'answer every operation with its spec example; any credentials' },
+  mock: { type: 'boolean', default: false, describe: "answer every operation of the project's spec with its example; any credentials" },
   'seed-demo': { type: 'boolean', default: false, describe: 'create the demo organization in an empty PostgreSQL database too' },
-  generate: { type: 'boolean', default: true, describe: 'regenerate stale output first (--no-generate skips it)' },
+  generate: { type: 'boolean', default: true, describe: 'in this repository, regenerate stale output first (--no-generate skips it)' },
+  ...yargsOptions('config', 'spec'),
 } as const;
 
 type Args = ArgumentsCamelCase<InferredOptionTypes<typeof serveOptions>>;
 
 export const serveCommand = {
   command: 'serve',
-  describe: 'serve the reference server (or the mock) and its docs',
+  describe: 'serve the reference server and its docs, or with --mock a mock of the spec',
   builder: (yargs: Argv) => yargs.options(serveOptions),
   handler: wrap('serve', async (args: Args, output: Output) => {
-    if (args.generate) {
-      const [{ targetNames }, { generate }] = await Promise.all([import('../../targets/index.js'), import('../pipeline.js')]);
-      const config = resolveGenerateConfig({ spec: 'spec/openapi.yaml', out: 'generated', check: false, watch: false }, process.cwd(), targetNames);
-      report(config, await generate(config), output);
-    }
-    // Loaded only now: the server imports the files generation may just have written.
+    requirePeers(args.mock ? 'teamchat serve --mock' : 'teamchat serve', args.mock ? MOCK_PEERS : SERVER_PEERS);
+    const config = await configFromArgs({ ...args, check: false, watch: false });
+    // This repository serves its own spec through the committed bindings, docs included.
+    const ownApi = config.root === packageRoot;
+    if (ownApi && args.generate) report(config, await (await pipeline())(config), output);
     if (args.host !== undefined) process.env.HOST = args.host;
     if (args.port !== undefined) process.env.PORT = String(args.port);
-    const running = args.mock ? await startMock() : await startReal(args.seedDemo, output);
-    output.out(`API:  ${running.url}/api/v1`);
-    output.out(`Docs: ${running.url}/docs/`);
+    const running = args.mock ? await startMock(ownApi ? undefined : config) : await startReal(args.seedDemo, output);
+    output.out(`API:  ${running.url}${running.basePath}`);
+    if (running.docs) output.out(`Docs: ${running.url}/docs/`);
     return new Promise<number>((resolve) => {
       const stop = (signal: string) => {
         output.err(`${signal}: shutting down`);
@@ -50,14 +53,27 @@ export const serveCommand = {
   }),
 };
 
-async function startMock(): Promise<{ url: string; close(): Promise<void> }> {
+interface Running {
+  url: string;
+  basePath: string;
+  docs: boolean;
+  close(): Promise<void>;
+}
+
+// Loaded only now: the server imports the files generation may just have written.
+async function startMock(spec: GenerateConfig | undefined): Promise<Running> {
+  if (spec !== undefined) {
+    const { startSpecMock } = await import('../spec-mock.js');
+    const running = await startSpecMock(spec);
+    return { ...running, docs: false };
+  }
   const { listenMock } = await import('../../../server/mock.js');
   const { registerDocs } = await import('../../../server/http/docs.js');
   const { app, url } = await listenMock({ logger: false, beforeListen: registerDocs });
-  return { url, close: () => app.close() };
+  return { url, basePath: '/api/v1', docs: true, close: () => app.close() };
 }
 
-async function startReal(seedDemo: boolean, output: Output): Promise<{ url: string; close(): Promise<void> }> {
+async function startReal(seedDemo: boolean, output: Output): Promise<Running> {
   const { startServer } = await import('../../../server/main.js');
   const server = await startServer({ seedDemo, logger: false });
   output.out(server.config.databaseUrl ? 'Database: PostgreSQL (DATABASE_URL)' : `Database: embedded, in ${server.config.dataDir}`);
@@ -67,5 +83,5 @@ async function startReal(seedDemo: boolean, output: Output): Promise<{ url: stri
       output.out(`  ${login.email.padEnd(28)} role ${String(login.role).padEnd(4)} api key ${login.apiKey}`);
     }
   }
-  return server;
+  return { url: server.url, basePath: '/api/v1', docs: true, close: () => server.close() };
 }

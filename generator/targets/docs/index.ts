@@ -41,7 +41,7 @@ export const target: Target = {
     // Redocly reads OpenAPI, so this target uses the bundled document the model carries for such tools.
     if (model.openapi === undefined) throw new Error('the docs target needs the bundled document (model.openapi)');
     const path = posix.join(ctx.outDir, 'docs', REDOC_FILE);
-    const title = `${model.title} ${model.version}`;
+    const title = ctx.options.docs.title ?? `${model.title} ${model.version}`;
     const pageBanner = `${banner(model, ctx.command, 'html')}\n${redocInputStamp(ctx.root, model.openapi, title)}`;
     // Redocly takes seconds; its page depends only on the stamped inputs, so an up-to-date page is reused.
     const existing = ctx.readExisting(path);

@@ -9,10 +9,27 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
+/**
+ * The installed `@redocly/cli` manifest: beside the generator's own
+ * dependencies, else in the project's. It is an optional peer dependency
+ * (docs/decisions/0007-package-and-dependencies.md), so its absence is a
+ * clear error rather than a stack trace.
+ */
+function redoclyManifest(root: string): string {
+  for (const from of [import.meta.url, join(root, 'package.json')]) {
+    try {
+      return createRequire(from).resolve('@redocly/cli/package.json');
+    } catch {
+      // not installed there
+    }
+  }
+  throw new Error('the docs target builds index.html with @redocly/cli, which is not installed: `npm install --save-dev @redocly/cli`, or leave `docs` out of the targets');
+}
+
 /** The local `redocly` executable, found through the installed package so no shell or PATH lookup is involved. */
 function redoclyBin(root: string): string {
-  const require = createRequire(join(root, 'package.json'));
-  const manifestPath = require.resolve('@redocly/cli/package.json');
+  const manifestPath = redoclyManifest(root);
+  const require = createRequire(manifestPath);
   const manifest = require(manifestPath) as { bin: string | Record<string, string> };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.redocly;
   if (bin === undefined) throw new Error('@redocly/cli declares no redocly executable');
@@ -25,8 +42,7 @@ function redoclyBin(root: string): string {
  * to be up to date without running Redocly again.
  */
 export function redocInputStamp(root: string, document: Record<string, unknown>, title: string): string {
-  const require = createRequire(join(root, 'package.json'));
-  const { version } = JSON.parse(readFileSync(require.resolve('@redocly/cli/package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(redoclyManifest(root), 'utf8')) as { version: string };
   const digest = createHash('sha256').update(JSON.stringify([document, title, version, REDOC_SCRIPT])).digest('hex');
   return `<!-- redocly ${version}, input sha256 ${digest} -->`;
 }
@@ -78,8 +94,7 @@ export function withLocalScript(html: string): string {
 
 /** The installed Redoc bundle the page refers to. */
 export function redocScriptPath(root: string): string {
-  const require = createRequire(join(root, 'package.json'));
-  return join(dirname(require.resolve('@redocly/cli/package.json')), 'lib', 'chunks', REDOC_SCRIPT);
+  return join(dirname(redoclyManifest(root)), 'lib', 'chunks', REDOC_SCRIPT);
 }
 
 /** Puts the banner after the doctype (a comment before it is legal but unusual) and fixes line endings. */

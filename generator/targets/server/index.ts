@@ -6,9 +6,6 @@ import { handlerType, mergeHandler, scaffoldProject, type OwnedParts } from './s
 import { loadTemplates } from './templates.js';
 import { buildView, literal, type OperationView } from './view.js';
 
-/** Where handler files live, relative to the project root. */
-export const HANDLERS_DIR = 'server/handlers';
-
 export const target: Target = {
   name: 'server',
   description: 'Fastify route bindings, the handlers index, mock handlers and handler scaffolds',
@@ -24,7 +21,7 @@ export const target: Target = {
       },
       {
         path: posix.join(ctx.outDir, 'handlers.ts'),
-        contents: finish(templates.handlers({ banner: header, handlersDir: HANDLERS_DIR, operations: handlersIndexView(ctx, view.operations) })),
+        contents: finish(templates.handlers({ banner: header, handlersDir: ctx.options.server.handlersDir, operations: handlersIndexView(ctx, view.operations) })),
         ownership: 'generated',
       },
       {
@@ -33,9 +30,10 @@ export const target: Target = {
         ownership: 'generated',
       },
     ];
+    const handlersDir = ctx.options.server.handlersDir;
     const project = scaffoldProject();
     for (const operation of view.operations) {
-      const path = posix.join(HANDLERS_DIR, `${operation.file}.ts`);
+      const path = posix.join(handlersDir, `${operation.file}.ts`);
       const owned = ownedParts(ctx, operation);
       const existing = ctx.readExisting(path);
       let contents: string;
@@ -60,7 +58,7 @@ function moduleSpecifier(fromFile: string, toFile: string): string {
 }
 
 function ownedParts(ctx: TargetContext, operation: OperationView): OwnedParts {
-  const handlerFile = posix.join(HANDLERS_DIR, `${operation.file}.ts`);
+  const handlerFile = posix.join(ctx.options.server.handlersDir, `${operation.file}.ts`);
   return {
     camel: operation.camel,
     serverModule: moduleSpecifier(handlerFile, posix.join(ctx.outDir, 'server.ts')),
@@ -111,7 +109,7 @@ function handlersIndexView(ctx: TargetContext, operations: OperationView[]) {
   return operations.map((operation) => ({
     camel: operation.camel,
     alias: INDEX_NAMES.has(operation.camel) ? `${operation.camel}Handler` : false,
-    importPath: moduleSpecifier(indexFile, posix.join(HANDLERS_DIR, `${operation.file}.ts`)),
+    importPath: moduleSpecifier(indexFile, posix.join(ctx.options.server.handlersDir, `${operation.file}.ts`)),
   }));
 }
 
@@ -129,13 +127,13 @@ function reportOrphans(ctx: TargetContext, operations: OperationView[]): void {
   const expected = new Set(operations.map((operation) => `${operation.file}.ts`));
   let present: string[];
   try {
-    present = readdirSync(join(ctx.root, HANDLERS_DIR));
+    present = readdirSync(join(ctx.root, ctx.options.server.handlersDir));
   } catch {
     return;
   }
   for (const name of present.sort()) {
     if (name.endsWith('.ts') && !expected.has(name)) {
-      ctx.report(`${HANDLERS_DIR}/${name}: its operation is no longer in the spec; the file is kept, delete it by hand`);
+      ctx.report(`${ctx.options.server.handlersDir}/${name}: its operation is no longer in the spec; the file is kept, delete it by hand`);
     }
   }
 }

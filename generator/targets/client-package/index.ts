@@ -1,0 +1,53 @@
+/**
+ * The client as a package ready to publish: the TypeScript the `types`,
+ * `client` and `validators` targets produce, compiled in memory to ES modules
+ * with declarations, plus package.json and a README. Zero dependencies.
+ */
+import { posix } from 'node:path';
+import { banner } from '../banner.js';
+import type { OutputFile, Target, TargetContext } from '../types.js';
+import { compileModules } from './compile.js';
+import { loadTemplates } from './templates.js';
+import { buildClientPackageView, type EntryPoint } from './view.js';
+
+/** Folder of the package inside the output directory. */
+export const PACKAGE_DIR = 'client-package';
+
+/** Targets whose TypeScript the package is compiled from. */
+const SOURCES = ['types', 'client', 'validators'] as const;
+
+const ENTRY_POINTS: EntryPoint[] = [
+  { subpath: '.', module: 'client' },
+  { subpath: './types', module: 'types' },
+  { subpath: './validators', module: 'validators' },
+];
+
+export const target: Target = {
+  name: 'client-package',
+  description: 'the client as a publishable package: ES modules, .d.ts, package.json, README',
+  async generate(ctx: TargetContext): Promise<OutputFile[]> {
+    const sources = new Map<string, string>();
+    for (const name of SOURCES) {
+      for (const file of await ctx.filesOf(name)) {
+        const inOut = posix.relative(ctx.outDir, file.path);
+        if (file.ownership === 'generated' && file.path.endsWith('.ts') && !inOut.startsWith('..')) sources.set(inOut, file.contents);
+      }
+    }
+    const compiled = compileModules(sources, banner(ctx.model, ctx.command, 'line'));
+    const dir = posix.join(ctx.outDir, PACKAGE_DIR);
+    const files = [...compiled.keys()].sort();
+    const view = buildClientPackageView(ctx.model, {
+      ...ctx.options.clientPackage,
+      banner: banner(ctx.model, ctx.command, 'html'),
+      entryPoints: ENTRY_POINTS.filter((entry) => compiled.has(`${entry.module}.js`)),
+      files,
+    });
+    const templates = loadTemplates(ctx.templatesDir);
+    const out = (path: string, contents: string): OutputFile => ({ path: posix.join(dir, path), contents, ownership: 'generated' });
+    return [
+      out('package.json', templates.packageJson(view)),
+      out('README.md', templates.readme(view)),
+      ...files.map((path) => out(path, compiled.get(path)!)),
+    ];
+  },
+};

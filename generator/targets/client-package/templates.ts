@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Handlebars from 'handlebars';
+import type { ClientPackageView } from './view.js';
+
+export interface ClientPackageTemplates {
+  packageJson(view: ClientPackageView): string;
+  readme(view: ClientPackageView): string;
+}
+
+const compiled = new Map<string, ClientPackageTemplates>();
+
+/** `templates/client-package/*.hbs`, compiled once per templates folder: no HTML escaping, strict lookups. */
+export function loadTemplates(templatesDir: string): ClientPackageTemplates {
+  let templates = compiled.get(templatesDir);
+  if (templates === undefined) {
+    const env = Handlebars.create();
+    const compile = (file: string) => {
+      const template = env.compile<ClientPackageView>(readFileSync(join(templatesDir, 'client-package', file), 'utf8'), { noEscape: true, strict: true });
+      return (view: ClientPackageView) => `${template(view).replace(/\r\n?/g, '\n').trimEnd()}\n`;
+    };
+    templates = { packageJson: compile('package.json.hbs'), readme: compile('README.md.hbs') };
+    compiled.set(templatesDir, templates);
+  }
+  return templates;
+}

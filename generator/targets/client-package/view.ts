@@ -1,0 +1,56 @@
+import type { ApiModel } from '../../model/types.js';
+
+/** What `templates/client-package/*.hbs` receive. JSON fields are ready-made JSON literals. */
+export interface ClientPackageView {
+  /** The banner as a markdown (HTML) comment. */
+  banner: string;
+  /** Package name and version, as given by the config. */
+  name: string;
+  version: string;
+  nameJson: string;
+  versionJson: string;
+  /** `"Typed client for <title> <version>"` as a JSON string. */
+  descriptionJson: string;
+  /** The spec's title and version, for prose. */
+  title: string;
+  apiVersion: string;
+  /** Path prefix of every operation. */
+  basePath: string;
+  /** The `exports` and `files` entries of package.json, as JSON (indented to sit at the top level). */
+  exportsJson: string;
+  filesJson: string;
+  /** One operation's method name, for the README's example. */
+  exampleMethod: string;
+}
+
+/** One entry point of the package: `.` for the client, `./types`, `./validators`. */
+export interface EntryPoint {
+  subpath: string;
+  /** Module file without extension, relative to the package root (`client`). */
+  module: string;
+}
+
+export function buildClientPackageView(
+  model: ApiModel,
+  options: { name: string; version: string; banner: string; entryPoints: EntryPoint[]; files: string[] },
+): ClientPackageView {
+  const exportsMap = Object.fromEntries([
+    ...options.entryPoints.map(({ subpath, module }) => [subpath, { types: `./${module}.d.ts`, default: `./${module}.js` }]),
+    ['./package.json', './package.json'],
+  ]);
+  const indent = (json: string) => json.replace(/\n/g, '\n  ');
+  return {
+    banner: options.banner,
+    name: options.name,
+    version: options.version,
+    nameJson: JSON.stringify(options.name),
+    versionJson: JSON.stringify(options.version),
+    descriptionJson: JSON.stringify(`Typed client for ${model.title} ${model.version}`),
+    title: model.title,
+    apiVersion: model.version,
+    basePath: model.basePath,
+    exportsJson: indent(JSON.stringify(exportsMap, null, 2)),
+    filesJson: indent(JSON.stringify(options.files, null, 2)),
+    exampleMethod: model.operations[0]?.names.camel ?? 'someOperation',
+  };
+}
