@@ -2,7 +2,7 @@
  * Finding and reading `teamchat.config.{json,mjs,ts}`. A `.ts` config is
  * compiled with the TypeScript compiler the generator already depends on
  * (openapi-typescript needs it), so no loader is needed at run time; see
- * docs/decisions/0007-package-and-dependencies.md.
+ * docs/decisions/0008-package-and-dependencies.md.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Optional peer dependencies: what only `serve` and the docs page need is not
- * installed with the generator (docs/decisions/0007-package-and-dependencies.md).
+ * installed with the generator (docs/decisions/0008-package-and-dependencies.md).
  * A command that needs them checks first and names the install command.
  */
 import { createRequire } from 'node:module';

@@ -12,7 +12,7 @@ const run = promisify(execFile);
 /**
  * The installed `@redocly/cli` manifest: beside the generator's own
  * dependencies, else in the project's. It is an optional peer dependency
- * (docs/decisions/0007-package-and-dependencies.md), so its absence is a
+ * (docs/decisions/0008-package-and-dependencies.md), so its absence is a
  * clear error rather than a stack trace.
  */
 function redoclyManifest(root: string): string {
