@@ -1217,7 +1217,16 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The server's current feature level, as a decimal integer. Every answer of
+         *     this server carries it, error answers included; a client can read it from
+         *     any response and then avoid operations, parameters and fields newer than
+         *     that level.
+         * @example 496
+         */
+        FeatureLevel: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1234,6 +1243,7 @@ export interface operations {
             /** @description The meeting was created. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1294,6 +1304,7 @@ export interface operations {
             /** @description The channel folder was changed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1343,6 +1354,7 @@ export interface operations {
             /** @description The credentials were right. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1435,6 +1447,7 @@ export interface operations {
             /** @description Every address was invited. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1480,6 +1493,7 @@ export interface operations {
             /** @description The messages are marked as read. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1540,6 +1554,7 @@ export interface operations {
             /** @description The flags were updated. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1611,6 +1626,7 @@ export interface operations {
             /** @description The message. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1664,6 +1680,7 @@ export interface operations {
             /** @description The snapshots of the message, oldest first. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1726,6 +1743,7 @@ export interface operations {
             /** @description The reaction is removed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1777,6 +1795,7 @@ export interface operations {
             /** @description The report was posted. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1825,6 +1844,7 @@ export interface operations {
             /** @description The allowed domain is updated. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1857,6 +1877,7 @@ export interface operations {
             /** @description The linkifiers, in the order clients must apply them. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1901,6 +1922,7 @@ export interface operations {
             /** @description The playground was added. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1947,6 +1969,7 @@ export interface operations {
             /** @description The reminder is scheduled. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2025,6 +2048,7 @@ export interface operations {
             /** @description The scheduled message was changed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2155,6 +2179,7 @@ export interface operations {
             /** @description The channel was changed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2202,6 +2227,7 @@ export interface operations {
             /** @description The subgroups are updated. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2244,6 +2270,7 @@ export interface operations {
             /** @description The file is stored. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2277,6 +2304,7 @@ export interface operations {
             /** @description The caller's account. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2342,6 +2370,7 @@ export interface operations {
             /** @description Presence was updated. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2425,6 +2454,7 @@ export interface operations {
             /** @description The status was changed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2483,6 +2513,7 @@ export interface operations {
             /** @description The user was changed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {

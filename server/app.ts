@@ -10,6 +10,7 @@ import { registerRoutes } from '../generated/server.js';
 import { authenticate } from './auth/credentials.js';
 import type { ServerConfig } from './config.js';
 import { registerDocs } from './http/docs.js';
+import { reportFeatureLevel } from './http/feature-level.js';
 import { withSafeRequestLog } from './http/request-log.js';
 import type { Services } from './services.js';
 import { registerUploads } from './uploads/index.js';
@@ -38,6 +39,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     now: options.now ?? (() => Math.floor(Date.now() / 1000)),
   };
   app.decorate('services', services);
+  reportFeatureLevel(app, options.featureLevel);
   await registerRoutes<UserRow>(app, {
     handlers,
     authenticate: (email, apiKey) => authenticate(options.db, email, apiKey),

@@ -7,7 +7,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { pathToFileURL } from 'node:url';
 import { mockHandlers } from '../generated/mock-handlers.js';
-import { registerRoutes } from '../generated/server.js';
+import { maxFeatureLevel, registerRoutes } from '../generated/server.js';
+import { reportFeatureLevel } from './http/feature-level.js';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 
 /** Who the mock says the caller is: whoever the credentials name. */
@@ -30,6 +31,7 @@ export interface ListenOptions extends MockOptions {
 
 export async function createMockApp(options: MockOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ frameworkErrors, clientErrorHandler, logger: options.logger ?? false });
+  reportFeatureLevel(app, maxFeatureLevel);
   await registerRoutes<MockUser>(app, {
     handlers: mockHandlers,
     authenticate: (email) => ({ email }),

@@ -167,11 +167,15 @@ export class SchemaDiff {
         this.constant(place, path, a.const, b.const);
         this.lower(place, path, 'minimum', a.minimum, b.minimum);
         this.upper(place, path, 'maximum', a.maximum, b.maximum);
+        this.numericExtras(place, path, a, b);
         return;
       case 'number':
         if (b.kind !== 'number') return;
+        this.enums(place, path, loose(a).enum as number[] | undefined, loose(b).enum as number[] | undefined);
+        this.constant(place, path, loose(a).const, loose(b).const);
         this.lower(place, path, 'minimum', a.minimum, b.minimum);
         this.upper(place, path, 'maximum', a.maximum, b.maximum);
+        this.numericExtras(place, path, a, b);
         return;
       case 'boolean':
         if (b.kind !== 'boolean') return;
@@ -235,6 +239,19 @@ export class SchemaDiff {
     if (a === b) return;
     const narrowed = b !== undefined && (a === undefined || b < a);
     this.change(place, path, 'limit-changed', narrowed ? 'narrowed' : 'widened', `${label(place, path)}: ${name} ${bound(a)} -> ${bound(b)}`);
+  }
+
+  /** Bounds and steps some models carry beyond minimum/maximum (read loosely: not every model version has them). */
+  private numericExtras(place: Place, path: string, a: Schema, b: Schema): void {
+    const num = (s: Schema, key: string): number | undefined => (typeof loose(s)[key] === 'number' ? (loose(s)[key] as number) : undefined);
+    this.lower(place, path, 'exclusive minimum', num(a, 'exclusiveMinimum'), num(b, 'exclusiveMinimum'));
+    this.upper(place, path, 'exclusive maximum', num(a, 'exclusiveMaximum'), num(b, 'exclusiveMaximum'));
+    const [x, y] = [num(a, 'multipleOf'), num(b, 'multipleOf')];
+    if (x !== y) {
+      // A new step narrows; dropping one widens; another step is both unless it divides the old one.
+      const effect: Effect = x === undefined ? 'narrowed' : y === undefined ? 'widened' : Number.isInteger(x / y) ? 'widened' : 'changed';
+      this.change(place, path, 'limit-changed', effect, `${label(place, path)}: multiple of ${bound(x)} -> ${bound(y)}`);
+    }
   }
 
   private optionalText(place: Place, path: string, kind: ChangeKind, name: string, a: string | undefined, b: string | undefined): void {
@@ -332,6 +349,10 @@ function describe(schema: Schema): string {
 
 function list(values: readonly (string | number)[]): string {
   return values.map((v) => JSON.stringify(v)).join(', ');
+}
+
+function loose(schema: Schema): Record<string, unknown> {
+  return schema as unknown as Record<string, unknown>;
 }
 
 function bound(value: number | undefined): string {

@@ -50,6 +50,7 @@ beforeAll(async () => {
   copyFileSync(join(root, 'server/mock.ts'), join(dir, 'server/mock.ts'));
   mkdirSync(join(dir, 'server/http'), { recursive: true });
   copyFileSync(join(root, 'server/http/framework-errors.ts'), join(dir, 'server/http/framework-errors.ts'));
+  copyFileSync(join(root, 'server/http/feature-level.ts'), join(dir, 'server/http/feature-level.ts'));
   mock = (await import(pathToFileURL(join(dir, 'server/mock.ts')).href)) as MockModule;
   ({ responseValidators } = (await import(pathToFileURL(join(dir, 'generated/validators.ts')).href)) as {
     responseValidators: Record<string, Validate>;

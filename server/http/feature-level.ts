@@ -1,0 +1,16 @@
+/**
+ * The server's feature level on every answer, in the `X-Feature-Level`
+ * header (spec/components/headers/FeatureLevel.yaml): the source API does not
+ * say how clients learn the level, and a header reaches them on any call,
+ * error answers included, without changing a response body.
+ */
+import type { FastifyInstance } from 'fastify';
+
+export const FEATURE_LEVEL_HEADER = 'X-Feature-Level';
+
+export function reportFeatureLevel(app: FastifyInstance, level: number): void {
+  const value = String(level);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header(FEATURE_LEVEL_HEADER, value);
+  });
+}

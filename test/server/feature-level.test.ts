@@ -1,0 +1,48 @@
+/**
+ * The server reports its feature level in `X-Feature-Level` on every answer
+ * (success, error, unknown path), as configured by FEATURE_LEVEL, and the mock
+ * reports the highest level of the spec.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maxFeatureLevel } from '../../generated/server.js';
+import { createMockApp } from '../../server/mock.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+describe('X-Feature-Level', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { env: { FEATURE_LEVEL: '300' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
+
+  it('is on a success answer', async () => {
+    const { email, apiKey } = server.logins.member;
+    const response = await fetch(`${server.url}/api/v1/users/me`, { headers: { authorization: basic(email, apiKey) } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-feature-level')).toBe('300');
+  });
+
+  it('is on error answers and unknown paths', async () => {
+    const unauthorized = await fetch(`${server.url}/api/v1/users/me`, { headers: { authorization: basic('nobody@example.com', 'x') } });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('x-feature-level')).toBe('300');
+    const missing = await fetch(`${server.url}/api/v1/no/such/path`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-feature-level')).toBe('300');
+  });
+
+  it('is the highest level of the spec on the mock', async () => {
+    const app = await createMockApp();
+    try {
+      const response = await app.inject({ method: 'GET', url: '/api/v1/users/me', headers: { authorization: basic('a@example.com', 'k') } });
+      expect(response.headers['x-feature-level']).toBe(String(maxFeatureLevel));
+      expect(maxFeatureLevel).toBeGreaterThan(300);
+    } finally {
+      await app.close();
+    }
+  });
+});
