@@ -1216,7 +1216,16 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The server's current feature level, as a decimal integer. Every answer of
+         *     this server carries it, error answers included; a client can read it from
+         *     any response and then avoid operations, parameters and fields newer than
+         *     that level.
+         * @example 496
+         */
+        FeatureLevel: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1233,6 +1242,7 @@ export interface operations {
             /** @description The meeting was created. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1293,6 +1303,7 @@ export interface operations {
             /** @description The channel folder was changed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1342,6 +1353,7 @@ export interface operations {
             /** @description The credentials were right. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1434,6 +1446,7 @@ export interface operations {
             /** @description Every address was invited. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1479,6 +1492,7 @@ export interface operations {
             /** @description The messages are marked as read. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1539,6 +1553,7 @@ export interface operations {
             /** @description The flags were updated. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1610,6 +1625,7 @@ export interface operations {
             /** @description The message. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1663,6 +1679,7 @@ export interface operations {
             /** @description The snapshots of the message, oldest first. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1725,6 +1742,7 @@ export interface operations {
             /** @description The reaction is removed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1776,6 +1794,7 @@ export interface operations {
             /** @description The report was posted. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1824,6 +1843,7 @@ export interface operations {
             /** @description The allowed domain is updated. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1856,6 +1876,7 @@ export interface operations {
             /** @description The linkifiers, in the order clients must apply them. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1900,6 +1921,7 @@ export interface operations {
             /** @description The playground was added. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1946,6 +1968,7 @@ export interface operations {
             /** @description The reminder is scheduled. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2024,6 +2047,7 @@ export interface operations {
             /** @description The scheduled message was changed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2154,6 +2178,7 @@ export interface operations {
             /** @description The channel was changed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2201,6 +2226,7 @@ export interface operations {
             /** @description The subgroups are updated. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2243,6 +2269,7 @@ export interface operations {
             /** @description The file is stored. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2276,6 +2303,7 @@ export interface operations {
             /** @description The caller's account. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2341,6 +2369,7 @@ export interface operations {
             /** @description Presence was updated. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2424,6 +2453,7 @@ export interface operations {
             /** @description The status was changed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2482,6 +2512,7 @@ export interface operations {
             /** @description The user was changed. */
             200: {
                 headers: {
+                    "X-Feature-Level": components["headers"]["FeatureLevel"];
                     [name: string]: unknown;
                 };
                 content: {
