@@ -33,6 +33,8 @@ info:
   version: 0.1.0
 servers:
   - url: http://127.0.0.1:9991/api/v1
+security:
+  - basicAuth: []
 paths:
   /greeting:
     get:
@@ -54,12 +56,92 @@ paths:
             application/json:
               schema:
                 type: object
-                required: [message]
+                required: [result, msg, message]
                 properties:
-                  message:
-                    type: string
+                  result: { type: string, const: success }
+                  msg: { type: string }
+                  message: { type: string }
               example:
+                result: success
+                msg: ''
                 message: Hello, Ada!
+        '400':
+          $ref: '#/components/responses/BadRequest'
+components:
+  securitySchemes:
+    basicAuth:
+      type: http
+      scheme: basic
+  responses:
+    BadRequest:
+      description: The request was refused.
+      content:
+        application/json:
+          schema:
+            $ref: '#/components/schemas/BadRequestError'
+  # Errors the generated server bindings answer with, typed by their \`code\`.
+  schemas:
+    Error:
+      type: object
+      required: [result, msg, code]
+      properties:
+        result: { type: string, const: error }
+        msg: { type: string }
+        code: { type: string }
+    BadRequestError:
+      x-error-code: BAD_REQUEST
+      x-http-status: 400
+      description: A missing or malformed parameter.
+      allOf:
+        - $ref: '#/components/schemas/Error'
+        - type: object
+          properties:
+            code: { const: BAD_REQUEST }
+    UnauthorizedError:
+      x-error-code: UNAUTHORIZED
+      x-http-status: 401
+      description: Missing or wrong credentials.
+      allOf:
+        - $ref: '#/components/schemas/Error'
+        - type: object
+          properties:
+            code: { const: UNAUTHORIZED }
+    NotFoundError:
+      x-error-code: NOT_FOUND
+      x-http-status: 404
+      description: No operation at this path.
+      allOf:
+        - $ref: '#/components/schemas/Error'
+        - type: object
+          properties:
+            code: { const: NOT_FOUND }
+    MethodNotAllowedError:
+      x-error-code: METHOD_NOT_ALLOWED
+      x-http-status: 405
+      description: The path exists, but not with this method.
+      allOf:
+        - $ref: '#/components/schemas/Error'
+        - type: object
+          properties:
+            code: { const: METHOD_NOT_ALLOWED }
+    RequestTooLargeError:
+      x-error-code: REQUEST_TOO_LARGE
+      x-http-status: 413
+      description: The request body is over the limit.
+      allOf:
+        - $ref: '#/components/schemas/Error'
+        - type: object
+          properties:
+            code: { const: REQUEST_TOO_LARGE }
+    InternalError:
+      x-error-code: INTERNAL_ERROR
+      x-http-status: 500
+      description: The server failed.
+      allOf:
+        - $ref: '#/components/schemas/Error'
+        - type: object
+          properties:
+            code: { const: INTERNAL_ERROR }
 `;
 
 function configText(format: 'json' | 'mjs' | 'ts'): string {
