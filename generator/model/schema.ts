@@ -1,51 +1,74 @@
 /**
- * JSON Schema (as the spec writes it) to model `Schema` nodes. `$ref`s to
- * named schemas stay `ref` nodes; `allOf` of objects is merged into one
- * object; `type: [T, 'null']`, `oneOf` and `anyOf` become unions. Keywords the
- * model cannot carry stop the run instead of being dropped silently.
+ * JSON Schema 2020-12 (as OpenAPI 3.1 uses it; 3.0 was normalised by the
+ * loader) to model `Schema` nodes.
+ *
+ * - `$ref`s to named schemas stay `ref` nodes, so recursion is free.
+ * - `allOf` members are intersected: objects merge into one object whose
+ *   properties are every member's (a property listed twice gets the
+ *   intersection of both schemas, so a re-listed `{}` keeps the base
+ *   schema), scalars of one kind merge their limits (an `enum` narrowing a
+ *   referenced string), and what cannot merge is kept in `allOf` for the
+ *   targets to check after the node's own keywords.
+ * - `oneOf`/`anyOf` and `type` lists become unions; a discriminator (written,
+ *   or found when every variant pins one required property to distinct
+ *   constants) lets targets dispatch instead of trying each variant.
+ * - A construct the model cannot express degrades to "anything" with a
+ *   warning naming file and line; a valid document never fails here.
  */
 import { isRecord } from '../load/walk.js';
 import { componentName, type BuildContext, type RawNode } from './context.js';
 import { deriveNames } from './names.js';
 import { presentNotes } from './notes.js';
-import type { ObjectSchema, Property, Schema, UnionSchema } from './types.js';
+import type { ArraySchema, IntegerSchema, NumberSchema, ObjectSchema, Property, Schema, StringSchema, UnionSchema } from './types.js';
 
-/** Keywords that describe and never constrain; accepted on every schema. */
+/** Keywords that describe and never constrain. */
 const ANNOTATIONS = new Set([
   'description', 'title', 'examples', 'example', 'deprecated', 'readOnly', 'writeOnly', 'default',
-  '$comment', 'externalDocs', 'format', 'contentMediaType', 'contentEncoding', 'xml', 'discriminator',
-  '$schema', '$id', '$anchor', '$dynamicAnchor', 'contentSchema',
+  '$comment', 'externalDocs', 'format', 'contentMediaType', 'contentEncoding', 'contentSchema', 'xml', 'discriminator',
+  '$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions', 'nullable', '$vocabulary',
 ]);
 
-/** Constraining keywords the model carries, per kind. */
-const KEYWORDS: Record<string, readonly string[]> = {
-  string: ['enum', 'const', 'minLength', 'maxLength', 'pattern'],
-  integer: ['enum', 'const', 'minimum', 'maximum'],
-  number: ['minimum', 'maximum'],
-  boolean: ['const'],
-  null: [],
-  array: ['items', 'prefixItems', 'minItems', 'maxItems'],
-  object: ['properties', 'required', 'additionalProperties', 'propertyNames'],
+/** Keywords that constrain values of one type. */
+const TYPE_KEYWORDS: Record<string, readonly string[]> = {
+  string: ['minLength', 'maxLength', 'pattern'],
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  array: ['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains'],
+  object: ['properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties'],
 };
 
-const TYPES = Object.keys(KEYWORDS);
+/** Keywords of JSON Schema the model does not carry: ignored with a warning. */
+const UNSUPPORTED = ['if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies', 'unevaluatedItems', '$dynamicRef', '$recursiveRef', 'additionalItems'];
+
+const TYPES = ['string', 'integer', 'number', 'boolean', 'null', 'array', 'object'];
+
+/** The flags a schema pattern compiles with: none (plain ECMA-262), or `u` when it needs Unicode mode. */
+export function patternFlags(pattern: string): '' | 'u' {
+  if (/\\[pP]\{|\\u\{/.test(pattern)) return 'u';
+  try {
+    new RegExp(pattern);
+    return '';
+  } catch {
+    return 'u';
+  }
+}
 
 export class SchemaConverter {
   private readonly named = new Map<string, Schema>();
   private readonly converting = new Set<string>();
+  private readonly convertingNodes = new Set<object>();
   /** The raw node each converted schema came from, for locating later failures. */
   readonly raw = new WeakMap<Schema, RawNode>();
 
   constructor(private readonly ctx: BuildContext) {}
 
-  /** The converted component schema `name`. */
+  /** The converted component schema `name` (a `ref` to itself while it is being converted). */
   namedSchema(name: string): Schema {
     const done = this.named.get(name);
     if (done) return done;
+    if (this.converting.has(name)) return { kind: 'ref', name };
     const schemas = this.ctx.document.components;
     const node = isRecord(schemas) && isRecord(schemas.schemas) ? schemas.schemas[name] : undefined;
     if (node === undefined) throw new Error(`no component schema ${name}`);
-    if (this.converting.has(name)) this.ctx.fail(node, undefined, `schema \`${name}\` contains itself through allOf`);
     this.converting.add(name);
     const schema = this.convert(node);
     this.converting.delete(name);
@@ -55,228 +78,449 @@ export class SchemaConverter {
 
   /** A ref node's target (repeatedly), or the schema itself. */
   resolve(schema: Schema): Schema {
-    return schema.kind === 'ref' ? this.resolve(this.namedSchema(schema.name)) : schema;
+    const seen = new Set<string>();
+    let current = schema;
+    while (current.kind === 'ref' && !seen.has(current.name)) {
+      seen.add(current.name);
+      current = this.namedSchema(current.name);
+    }
+    return current.kind === 'ref' ? { kind: 'any' } : current;
   }
 
   /** Converts `node`; `parent` and `key` say where it sits, for errors about the node itself. */
   convert(node: unknown, parent?: unknown, key?: string): Schema {
     if (node === true) return { kind: 'any' };
-    if (!isRecord(node)) this.ctx.fail(parent ?? node, key, 'a schema must be an object');
+    if (node === false) return { kind: 'never' };
+    if (!isRecord(node)) this.ctx.fail(parent ?? node, key, 'a schema must be an object or a boolean');
     const schema = this.convertRecord(node);
-    this.raw.set(schema, node);
+    if (!this.raw.has(schema)) this.raw.set(schema, node);
     return schema;
   }
 
   private convertRecord(node: RawNode): Schema {
+    this.warnUnsupported(node);
     if (typeof node.$ref === 'string') return this.ref(node, node.$ref);
-    if (node.allOf !== undefined) return this.allOf(node);
-    if (node.oneOf !== undefined || node.anyOf !== undefined) return this.union(node);
-    const types = this.types(node);
-    if (types.length === 0) return this.base(node, { kind: 'any' });
-    if (types.length === 1) return this.single(node, types[0]!, true);
-    const union: UnionSchema = this.base(node, { kind: 'union', variants: [] });
-    this.checkKeywords(node, types.flatMap((t) => KEYWORDS[t]!));
-    union.variants = types.map((t) => this.single(node, t, false));
-    return union;
+
+    const parts: Schema[] = [];
+    const own = this.own(node);
+    if (own !== undefined) parts.push(own);
+    if (node.allOf !== undefined) {
+      const members = this.list(node, 'allOf');
+      parts.push(...members.map((m) => this.convert(m, node, 'allOf')));
+    }
+    for (const key of ['oneOf', 'anyOf'] as const) {
+      if (node[key] !== undefined) parts.push(this.union(node, key));
+    }
+    let schema = this.intersectAll(parts, node);
+    if (node.unevaluatedProperties === false && schema.kind === 'object') {
+      // What authors mean by it on a composed object: no keys beyond every member's properties.
+      schema = { ...schema, additionalProperties: false };
+    } else if (node.unevaluatedProperties !== undefined) {
+      this.ctx.warn(node, 'unevaluatedProperties', '`unevaluatedProperties` is not checked');
+    }
+    if (node.not !== undefined) {
+      const not = this.convert(node.not, node, 'not');
+      if (schema.not === undefined) schema.not = not;
+      else schema.allOf = [...(schema.allOf ?? []), { kind: 'any', not }];
+    }
+    return this.base(node, schema);
   }
 
   private ref(node: RawNode, ref: string): Schema {
     const name = componentName(ref, 'schemas');
-    this.checkKeywords(node, ['$ref']);
-    if (name === undefined) return this.convert(this.ctx.deref(node));
-    return this.base(node, { kind: 'ref', name, refName: name });
-  }
-
-  /** `type` as a list; inferred from `properties`, `items`, `enum` or `const` when absent. */
-  private types(node: RawNode): string[] {
-    const type = node.type;
-    const list = type === undefined ? [] : Array.isArray(type) ? type : [type];
-    for (const t of list) {
-      if (typeof t !== 'string' || !TYPES.includes(t)) this.ctx.fail(node, 'type', `unknown type \`${String(t)}\``);
+    const constraining = Object.keys(node).filter((k) => k !== '$ref' && !ANNOTATIONS.has(k) && !k.startsWith('x-'));
+    let target: Schema;
+    if (name !== undefined) {
+      target = { kind: 'ref', name, refName: name };
+    } else {
+      const resolved = this.ctx.deref(node);
+      if (this.convertingNodes.has(resolved as object)) {
+        this.ctx.warn(node, '$ref', `\`${ref}\` refers to itself through a path the model cannot name; it accepts any value there`);
+        target = { kind: 'any' };
+      } else {
+        this.convertingNodes.add(resolved as object);
+        target = this.convert(resolved);
+        this.convertingNodes.delete(resolved as object);
+        target = { ...target };
+      }
     }
-    if (list.length > 0) return list as string[];
-    if (node.properties !== undefined || node.additionalProperties !== undefined) return ['object'];
-    if (node.items !== undefined || node.prefixItems !== undefined) return ['array'];
-    const values = node.const !== undefined ? [node.const] : Array.isArray(node.enum) ? node.enum : [];
-    const inferred = [...new Set(values.map(jsonType))];
-    if (inferred.length > 1) this.ctx.fail(node, 'enum', 'values of several types need an explicit `type`');
-    return inferred;
+    if (constraining.length === 0) return this.base(node, target);
+    // 3.1 lets `$ref` have siblings: they constrain too, as if in an `allOf`.
+    const rest: RawNode = {};
+    for (const key of Object.keys(node)) if (key !== '$ref') rest[key] = node[key];
+    this.ctx.sources.alias(rest, node);
+    return this.base(node, this.intersect(target, this.convertRecord(rest), node));
   }
 
-  private single(node: RawNode, type: string, annotate: boolean): Schema {
-    if (annotate) this.checkKeywords(node, KEYWORDS[type]!);
-    const schema = this.typed(node, type);
-    return annotate ? this.base(node, schema) : schema;
+  private list(node: RawNode, key: string): unknown[] {
+    const value = node[key];
+    if (!Array.isArray(value)) this.ctx.fail(node, key, `\`${key}\` must be a list of schemas`);
+    return value;
   }
 
+  /** The node's own type and type keywords, or undefined when they constrain nothing. */
+  private own(node: RawNode): Schema | undefined {
+    const type = node.type;
+    let types: string[];
+    if (type === undefined) {
+      types = this.inferTypes(node);
+      if (types.length === 0) return this.valueList(node);
+    } else {
+      const list = Array.isArray(type) ? type : [type];
+      types = [];
+      for (const t of list) {
+        if (typeof t === 'string' && TYPES.includes(t)) types.push(t);
+        else this.ctx.warn(node, 'type', `unknown type \`${String(t)}\`: values of that type are not checked`);
+      }
+      if (types.length === 0) return undefined;
+    }
+    const variants = types.map((t) => this.typed(node, t)).filter((s) => s.kind !== 'never');
+    if (variants.length === 0) return { kind: 'never' };
+    if (variants.length === 1) return variants[0]!;
+    return { kind: 'union', variants };
+  }
+
+  /** `type` inferred from keywords of one type; enum/const values decide in `valueList`. */
+  private inferTypes(node: RawNode): string[] {
+    for (const t of ['object', 'array', 'string', 'number'] as const) {
+      if (TYPE_KEYWORDS[t]!.some((k) => node[k] !== undefined)) {
+        // Authors who list properties without `type` mean an object (ajv would also pass other types).
+        return [t];
+      }
+    }
+    return [];
+  }
+
+  /** `enum`/`const` without `type`: typed by its values. */
+  private valueList(node: RawNode): Schema | undefined {
+    const values = node.const !== undefined ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
+    if (values === undefined) return undefined;
+    if (values.length === 0) return { kind: 'never' };
+    const kinds = [...new Set(values.map(jsonType))];
+    if (kinds.includes('object') || kinds.includes('array')) {
+      return node.const !== undefined ? { kind: 'any', const: node.const } : { kind: 'any', enum: values };
+    }
+    const types = kinds.includes('number') ? kinds.filter((k) => k !== 'integer') : kinds;
+    const variants = types.map((t) => this.typed(node, t));
+    return variants.length === 1 ? variants[0]! : { kind: 'union', variants };
+  }
+
+  /** One typed schema for `type` (of possibly several), with the node's keywords for that type. */
   private typed(node: RawNode, type: string): Schema {
-    const values = (Array.isArray(node.enum) ? node.enum : undefined)?.filter((v) => jsonType(v) === type);
+    const accepts = (v: unknown): boolean => {
+      const t = jsonType(v);
+      return t === type || (type === 'number' && t === 'integer');
+    };
+    const enumValues = Array.isArray(node.enum) ? node.enum.filter(accepts) : undefined;
+    if (enumValues !== undefined && enumValues.length === 0) return { kind: 'never' };
+    const hasConst = node.const !== undefined;
+    if (hasConst && !accepts(node.const)) return { kind: 'never' };
     const num = (key: string): number | undefined => this.number(node, key);
     switch (type) {
       case 'string':
-        return compact({
+        return compact<StringSchema>({
           kind: 'string',
-          enum: values as string[] | undefined,
-          const: typeof node.const === 'string' ? node.const : undefined,
+          enum: enumValues as string[] | undefined,
+          const: hasConst ? (node.const as string) : undefined,
           minLength: num('minLength'),
           maxLength: num('maxLength'),
           pattern: this.pattern(node, 'pattern'),
           format: typeof node.format === 'string' ? node.format : undefined,
         });
       case 'integer':
-        return compact({
-          kind: 'integer',
-          enum: values as number[] | undefined,
-          const: typeof node.const === 'number' ? node.const : undefined,
+      case 'number':
+        return compact<IntegerSchema | NumberSchema>({
+          kind: type,
+          enum: enumValues as number[] | undefined,
+          const: hasConst ? (node.const as number) : undefined,
           minimum: num('minimum'),
           maximum: num('maximum'),
+          exclusiveMinimum: num('exclusiveMinimum'),
+          exclusiveMaximum: num('exclusiveMaximum'),
+          multipleOf: this.multipleOf(node),
+          format: typeof node.format === 'string' ? node.format : undefined,
         });
-      case 'number':
-        return compact({ kind: 'number', minimum: num('minimum'), maximum: num('maximum') });
-      case 'boolean':
-        return compact({ kind: 'boolean', const: typeof node.const === 'boolean' ? node.const : undefined });
+      case 'boolean': {
+        if (enumValues !== undefined && enumValues.length === 1) return { kind: 'boolean', const: enumValues[0] as boolean };
+        return compact({ kind: 'boolean' as const, const: hasConst ? (node.const as boolean) : undefined });
+      }
       case 'null':
         return { kind: 'null' };
-      case 'array':
-        return this.array(node);
-      default:
-        return this.object(node);
+      default: {
+        const schema = type === 'array' ? this.array(node) : this.object(node);
+        const values = hasConst ? { const: node.const } : enumValues !== undefined ? { enum: enumValues } : undefined;
+        if (values !== undefined) schema.allOf = [{ kind: 'any', ...values }];
+        return schema;
+      }
     }
   }
 
-  private array(node: RawNode): Schema {
-    const prefix = node.prefixItems;
+  private array(node: RawNode): ArraySchema {
+    let prefix = node.prefixItems;
+    let items = node.items;
+    if (Array.isArray(items)) {
+      // The draft-2019 tuple form.
+      prefix = items;
+      items = node.additionalItems;
+    }
     if (prefix !== undefined && !Array.isArray(prefix)) this.ctx.fail(node, 'prefixItems', '`prefixItems` must be a list');
-    const items = node.items;
-    if (items === false && prefix === undefined) this.ctx.fail(node, 'items', '`items: false` is only supported after `prefixItems`');
-    return compact({
+    const schema = compact<ArraySchema>({
       kind: 'array',
       // `items` absent means anything goes, in a tuple as in a list; `false` means nothing more.
-      items: items === false ? undefined : items === undefined ? { kind: 'any' } : this.convert(items, node, 'items'),
-      prefixItems: prefix?.map((item: unknown) => this.convert(item, node, 'prefixItems')),
+      items: items === false && prefix !== undefined ? undefined : items === undefined ? { kind: 'any' } : this.convert(items, node, 'items'),
+      prefixItems: (prefix as unknown[] | undefined)?.map((item) => this.convert(item, node, 'prefixItems')),
       minItems: this.number(node, 'minItems'),
       maxItems: this.number(node, 'maxItems'),
+      uniqueItems: node.uniqueItems === true ? true : undefined,
+      contains: node.contains === undefined ? undefined : this.convert(node.contains, node, 'contains'),
+      minContains: node.contains === undefined ? undefined : this.number(node, 'minContains'),
+      maxContains: node.contains === undefined ? undefined : this.number(node, 'maxContains'),
     });
+    return schema;
   }
 
-  private object(node: RawNode, checkRequired = true): ObjectSchema {
+  private object(node: RawNode): ObjectSchema {
     const raw = node.properties ?? {};
     if (!isRecord(raw)) this.ctx.fail(node, 'properties', '`properties` must be a map');
     const required = node.required ?? [];
     if (!Array.isArray(required) || required.some((r) => typeof r !== 'string')) {
       this.ctx.fail(node, 'required', '`required` must be a list of property names');
     }
-    const names = deriveNames(Object.keys(raw));
-    const properties: Property[] = Object.entries(raw).map(([name, value]) => ({
-      name,
-      names: names.get(name)!,
-      required: required.includes(name),
-      schema: this.convert(value, raw, name),
-    }));
+    const listed = Object.keys(raw);
+    // A required key without a schema of its own must be present, with any value.
+    const unlisted = (required as string[]).filter((name, i) => !listed.includes(name) && required.indexOf(name) === i);
+    const names = deriveNames([...listed, ...unlisted]);
+    const properties: Property[] = [
+      ...Object.entries(raw).map(([name, value]) => ({
+        name,
+        names: names.get(name)!,
+        required: required.includes(name),
+        schema: this.convert(value, raw, name),
+      })),
+      ...unlisted.map((name): Property => ({ name, names: names.get(name)!, required: true, schema: { kind: 'any' } })),
+    ];
     const additional = node.additionalProperties;
     const object: ObjectSchema = {
       kind: 'object',
       properties,
       additionalProperties: additional === undefined || additional === true ? true : additional === false ? false : this.convert(additional, node, 'additionalProperties'),
     };
-    if (node.propertyNames !== undefined) {
-      const names = this.ctx.deref(node.propertyNames);
-      if (!isRecord(names) || Object.keys(names).some((k) => k !== 'pattern' && k !== 'type' && !ANNOTATIONS.has(k))) {
-        this.ctx.fail(node, 'propertyNames', '`propertyNames` supports only `pattern`');
+    if (node.patternProperties !== undefined) {
+      const patterns = node.patternProperties;
+      if (!isRecord(patterns)) this.ctx.fail(node, 'patternProperties', '`patternProperties` must be a map');
+      const list: { pattern: string; schema: Schema }[] = [];
+      for (const [pattern, value] of Object.entries(patterns)) {
+        if (!this.validPattern(pattern, patterns, pattern)) continue;
+        list.push({ pattern, schema: this.convert(value, patterns, pattern) });
       }
-      const pattern = this.pattern(names, 'pattern');
-      if (pattern !== undefined) object.propertyNamesPattern = pattern;
+      if (list.length > 0) object.patternProperties = list;
     }
-    if (checkRequired) this.checkRequired(node, object, required as string[]);
+    if (node.propertyNames !== undefined) {
+      const names = this.convert(node.propertyNames, node, 'propertyNames');
+      const onlyPattern = names.kind === 'string' && names.pattern !== undefined && Object.keys(names).every((k) => ['kind', 'pattern', 'description', 'format'].includes(k));
+      if (onlyPattern) object.propertyNamesPattern = (names as StringSchema).pattern!;
+      else if (names.kind !== 'any' || !isUnconstrained(names)) object.propertyNames = names;
+    }
+    const min = this.number(node, 'minProperties');
+    const max = this.number(node, 'maxProperties');
+    if (min !== undefined) object.minProperties = min;
+    if (max !== undefined) object.maxProperties = max;
     return object;
   }
 
-  private checkRequired(node: RawNode, object: ObjectSchema, required: string[]): void {
-    const missing = required.find((name) => !object.properties.some((p) => p.name === name));
-    if (missing !== undefined) this.ctx.fail(node, 'required', `required property \`${missing}\` is not defined`);
+  private union(node: RawNode, key: 'oneOf' | 'anyOf'): Schema {
+    const members = this.list(node, key);
+    if (members.length === 0) return { kind: 'never' };
+    const variants = members.map((m) => this.convert(m, node, key));
+    if (variants.length === 1) return variants[0]!;
+    const union: UnionSchema = { kind: 'union', variants };
+    if (key === 'oneOf') union.exclusive = true;
+    const discriminator =
+      node.discriminator !== undefined ? this.discriminator(node, variants) : this.implicitDiscriminator(variants);
+    if (discriminator !== undefined) union.discriminator = discriminator;
+    return union;
   }
 
-  /** `allOf` of object schemas (and the node's own object keywords) merged into one object. */
-  private allOf(node: RawNode): Schema {
-    const members = node.allOf;
-    if (!Array.isArray(members) || members.length === 0) this.ctx.fail(node, 'allOf', '`allOf` must be a non-empty list');
-    this.checkKeywords(node, ['allOf', ...KEYWORDS.object!]);
-    if (node.type !== undefined && node.type !== 'object') this.ctx.fail(node, 'type', '`allOf` is supported only for objects');
-    const own = { ...node };
-    delete own.allOf;
-    const parts = [...members.map((m) => this.resolve(this.convert(m, node, 'allOf'))), this.object(own, false)];
-    const merged: ObjectSchema = { kind: 'object', properties: [], additionalProperties: true };
-    const required = new Set<string>();
-    for (const [i, part] of parts.entries()) {
-      if (part.kind !== 'object') this.ctx.fail(members[i] ?? node, undefined, '`allOf` members must be object schemas');
-      for (const property of part.properties) {
-        const index = merged.properties.findIndex((p) => p.name === property.name);
-        if (property.required) required.add(property.name);
-        if (index < 0) merged.properties.push({ ...property });
-        else merged.properties[index] = mergeProperty(merged.properties[index]!, property);
-      }
-      merged.additionalProperties = mergeAdditional(merged.additionalProperties, part.additionalProperties);
-      if (part.propertyNamesPattern !== undefined) merged.propertyNamesPattern = part.propertyNamesPattern;
-    }
-    const names = deriveNames(merged.properties.map((p) => p.name));
-    for (const property of merged.properties) {
-      property.required = required.has(property.name);
-      property.names = names.get(property.name)!;
-    }
-    this.checkRequired(node, merged, Array.isArray(node.required) ? (node.required as string[]) : []);
-    return this.base(node, merged);
-  }
-
-  private union(node: RawNode): Schema {
-    const key = node.oneOf !== undefined ? 'oneOf' : 'anyOf';
-    if (node.oneOf !== undefined && node.anyOf !== undefined) this.ctx.fail(node, 'anyOf', '`oneOf` and `anyOf` together are not supported');
-    const members = node[key];
-    if (!Array.isArray(members) || members.length === 0) this.ctx.fail(node, key, `\`${key}\` must be a non-empty list`);
-    this.checkKeywords(node, [key, 'discriminator', 'type']);
-    const union: UnionSchema = { kind: 'union', variants: members.map((m) => this.convert(m, node, key)) };
-    if (node.discriminator !== undefined) union.discriminator = this.discriminator(node, union.variants);
-    return this.base(node, union);
-  }
-
-  /** Discriminator value -> schema name, from `mapping` or from each variant's `const`. */
+  /** Discriminator value -> schema name, from `mapping`, each variant's `const`, or its name. */
   private discriminator(node: RawNode, variants: Schema[]): UnionSchema['discriminator'] {
     const spec = node.discriminator;
     if (!isRecord(spec) || typeof spec.propertyName !== 'string') {
-      this.ctx.fail(node, 'discriminator', '`discriminator` needs a `propertyName`');
+      this.ctx.warn(node, 'discriminator', '`discriminator` needs a `propertyName`; ignored');
+      return undefined;
     }
     const propertyName = spec.propertyName;
     const mapping: Record<string, string> = {};
+    const mapped = new Set<string>();
     if (isRecord(spec.mapping)) {
       for (const [value, ref] of Object.entries(spec.mapping)) {
-        const name = typeof ref === 'string' ? componentName(ref, 'schemas') : undefined;
-        if (name === undefined) this.ctx.fail(spec, 'mapping', `mapping \`${value}\` must reference a component schema`);
+        const name = typeof ref !== 'string' ? undefined : ref.startsWith('#') ? componentName(ref, 'schemas') : ref.replace(/\.(ya?ml|json)$/, '').split('/').pop();
+        if (name === undefined || !variants.some((v) => variantName(v) === name)) {
+          this.ctx.warn(spec, 'mapping', `discriminator mapping \`${value}\` names no variant of this union; ignored`);
+          continue;
+        }
         mapping[value] = name;
+        mapped.add(name);
       }
-      return { propertyName, mapping };
     }
     for (const variant of variants) {
-      const target = variant.kind === 'ref' ? this.resolve(variant) : undefined;
-      const property = target?.kind === 'object' ? target.properties.find((p) => p.name === propertyName) : undefined;
-      const value = property && this.resolve(property.schema);
-      if (variant.kind !== 'ref' || value?.kind !== 'string' || value.const === undefined) {
-        this.ctx.fail(node, 'discriminator', `every variant must be a named schema with a \`const\` \`${propertyName}\``);
-      }
-      mapping[value.const] = variant.name;
+      const name = variantName(variant);
+      if (name === undefined) return this.implicitDiscriminator(variants);
+      if (mapped.has(name)) continue;
+      const pinned = this.pinned(variant, propertyName);
+      mapping[pinned ?? name] = name;
     }
     return { propertyName, mapping };
   }
 
-  private checkKeywords(node: RawNode, allowed: readonly string[]): void {
-    for (const key of Object.keys(node)) {
-      if (key.startsWith('x-') || ANNOTATIONS.has(key) || key === 'type' || allowed.includes(key)) continue;
-      this.ctx.fail(node, key, `schema keyword \`${key}\` is not supported here`);
+  /** A discriminator the variants imply: one required property each pins to a distinct string. */
+  private implicitDiscriminator(variants: Schema[]): UnionSchema['discriminator'] {
+    if (variants.length < 3) return undefined;
+    const first = this.safeResolve(variants[0]!);
+    if (first?.kind !== 'object') return undefined;
+    for (const property of first.properties) {
+      if (!property.required) continue;
+      const mapping: Record<string, string> = {};
+      let ok = true;
+      for (const variant of variants) {
+        const name = variantName(variant);
+        const tag = this.pinned(variant, property.name, true);
+        if (name === undefined || tag === undefined || mapping[tag] !== undefined) {
+          ok = false;
+          break;
+        }
+        mapping[tag] = name;
+      }
+      if (ok) return { propertyName: property.name, mapping, implicit: true };
+    }
+    return undefined;
+  }
+
+  /** The one string a variant's property must be, if it pins one. */
+  private pinned(variant: Schema, propertyName: string, mustBeRequired = false): string | undefined {
+    const target = this.safeResolve(variant);
+    if (target?.kind !== 'object') return undefined;
+    const property = target.properties.find((p) => p.name === propertyName);
+    if (property === undefined || (mustBeRequired && !property.required)) return undefined;
+    const value = this.safeResolve(property.schema);
+    if (value?.kind !== 'string' || value.allOf !== undefined || value.not !== undefined) return undefined;
+    if (value.const !== undefined) return value.const;
+    return value.enum?.length === 1 ? value.enum[0] : undefined;
+  }
+
+  /** `resolve`, except through a schema being converted right now (recursion): undefined. */
+  private safeResolve(schema: Schema): Schema | undefined {
+    const seen = new Set<string>();
+    let current = schema;
+    while (current.kind === 'ref') {
+      if (seen.has(current.name) || this.converting.has(current.name)) return undefined;
+      seen.add(current.name);
+      current = this.namedSchema(current.name);
+    }
+    return current;
+  }
+
+  private intersectAll(parts: Schema[], node: RawNode): Schema {
+    if (parts.length === 0) return { kind: 'any' };
+    let result = parts[0]!;
+    for (const part of parts.slice(1)) result = this.intersect(result, part, node);
+    return result;
+  }
+
+  /**
+   * A schema for values valid against both `a` and `b` (`b` later, so its
+   * annotations win). Annotation-only schemas lend their annotations; merged
+   * members lend theirs only when `inherit` (a property re-listed in a later
+   * member keeps the earlier description), not to a composed whole, whose
+   * annotations are its own node's.
+   */
+  intersect(a: Schema, b: Schema, node: RawNode, inherit = false): Schema {
+    if (isUnconstrained(b)) return annotate({ ...a }, b);
+    if (isUnconstrained(a)) return annotate({ ...b }, a, true);
+    if (a.kind === 'never' || b.kind === 'never') return { kind: 'never' };
+    if (a.kind === 'ref' && b.kind === 'ref' && a.name === b.name) return annotate({ ...a }, b);
+    const ra = this.safeResolve(a);
+    const rb = this.safeResolve(b);
+    if (ra === undefined || rb === undefined) return keepBoth(a, b);
+    // `type: object` beside a union of objects (a discriminated `oneOf`) says nothing more.
+    if (isPlainObject(ra) && this.allObjects(rb)) return annotate({ ...b }, a, true);
+    if (isPlainObject(rb) && this.allObjects(ra)) return annotate({ ...a }, b);
+    const merged = ra.kind === 'object' && rb.kind === 'object' ? this.mergeObjects(ra, rb, node) : mergeScalars(ra, rb);
+    if (merged === undefined) return keepBoth(a, b);
+    merged.allOf = concat(ra.allOf, rb.allOf);
+    if (merged.allOf === undefined) delete merged.allOf;
+    if (ra.not !== undefined && rb.not !== undefined) merged.allOf = [...(merged.allOf ?? []), { kind: 'any', not: rb.not }];
+    const not = ra.not ?? rb.not;
+    if (not !== undefined) merged.not = not;
+    else delete merged.not;
+    if (inherit) {
+      annotate(merged, ra, true);
+      annotate(merged, rb);
+    }
+    delete merged.refName;
+    return merged;
+  }
+
+  /** Whether every value `schema` accepts is an object (a union of object schemas). */
+  private allObjects(schema: Schema): boolean {
+    if (schema.kind !== 'union') return false;
+    return schema.variants.every((v) => this.safeResolve(v)?.kind === 'object');
+  }
+
+  private mergeObjects(a: ObjectSchema, b: ObjectSchema, node: RawNode): ObjectSchema {
+    const properties: Property[] = a.properties.map((p) => ({ ...p }));
+    for (const property of b.properties) {
+      const index = properties.findIndex((p) => p.name === property.name);
+      if (index < 0) {
+        properties.push({ ...property });
+        continue;
+      }
+      const earlier = properties[index]!;
+      properties[index] = { ...earlier, required: earlier.required || property.required, schema: this.intersect(earlier.schema, property.schema, node, true) };
+    }
+    const names = deriveNames(properties.map((p) => p.name));
+    for (const property of properties) property.names = names.get(property.name)!;
+    const merged: ObjectSchema = { kind: 'object', properties, additionalProperties: this.mergeAdditional(a.additionalProperties, b.additionalProperties, node) };
+    const patterns = concat(a.patternProperties, b.patternProperties);
+    if (patterns !== undefined) merged.patternProperties = patterns;
+    const pattern = b.propertyNamesPattern ?? a.propertyNamesPattern;
+    if (pattern !== undefined) merged.propertyNamesPattern = pattern;
+    if (a.propertyNames !== undefined && b.propertyNames !== undefined) merged.propertyNames = this.intersect(a.propertyNames, b.propertyNames, node);
+    else if (a.propertyNames ?? b.propertyNames) merged.propertyNames = (a.propertyNames ?? b.propertyNames)!;
+    if (a.propertyNamesPattern !== undefined && b.propertyNamesPattern !== undefined && a.propertyNamesPattern !== b.propertyNamesPattern) {
+      merged.propertyNames = { kind: 'string', pattern: a.propertyNamesPattern };
+    }
+    const min = maxOf(a.minProperties, b.minProperties);
+    const max = minOf(a.maxProperties, b.maxProperties);
+    if (min !== undefined) merged.minProperties = min;
+    if (max !== undefined) merged.maxProperties = max;
+    return merged;
+  }
+
+  private mergeAdditional(a: ObjectSchema['additionalProperties'], b: ObjectSchema['additionalProperties'], node: RawNode): ObjectSchema['additionalProperties'] {
+    if (a === false || b === false) return false;
+    if (a === true) return b;
+    if (b === true) return a;
+    return this.intersect(a, b, node);
+  }
+
+  private warnUnsupported(node: RawNode): void {
+    for (const key of UNSUPPORTED) {
+      if (node[key] !== undefined && !(key === 'additionalItems' && Array.isArray(node.items))) {
+        this.ctx.warn(node, key, `schema keyword \`${key}\` is not checked`);
+      }
     }
   }
 
   private number(node: RawNode, key: string): number | undefined {
     const value = node[key];
     if (value === undefined) return undefined;
-    if (typeof value !== 'number') this.ctx.fail(node, key, `\`${key}\` must be a number`);
+    if (typeof value !== 'number' || !Number.isFinite(value)) this.ctx.fail(node, key, `\`${key}\` must be a number`);
+    return value;
+  }
+
+  private multipleOf(node: RawNode): number | undefined {
+    const value = this.number(node, 'multipleOf');
+    if (value !== undefined && value <= 0) this.ctx.fail(node, 'multipleOf', '`multipleOf` must be greater than 0');
     return value;
   }
 
@@ -284,22 +528,138 @@ export class SchemaConverter {
     const value = node[key];
     if (value === undefined) return undefined;
     if (typeof value !== 'string') this.ctx.fail(node, key, `\`${key}\` must be text`);
-    try {
-      new RegExp(value, 'u');
-    } catch (error) {
-      this.ctx.fail(node, key, `\`${key}\` is not a valid regular expression: ${(error as Error).message}`);
-    }
-    return value;
+    return this.validPattern(value, node, key) ? value : undefined;
   }
 
-  /** Adds description, examples and feature-level notes of `node` to `schema`. */
+  /** Whether a pattern compiles as ECMA-262 (plain, or in Unicode mode); if not, a warning and no check. */
+  private validPattern(pattern: string, node: RawNode, key: string): boolean {
+    try {
+      new RegExp(pattern, patternFlags(pattern));
+      return true;
+    } catch (error) {
+      this.ctx.warn(node, key, `pattern ${JSON.stringify(pattern)} is not a valid ECMA-262 regular expression (${(error as Error).message}); it is not checked`);
+      return false;
+    }
+  }
+
+  /** Adds description, examples and other annotations of `node` to `schema`. */
   private base<T extends Schema>(node: RawNode, schema: T): T {
     if (typeof node.description === 'string') schema.description = node.description;
+    if (typeof node.title === 'string') schema.title = node.title;
+    if (node.readOnly === true) schema.readOnly = true;
+    if (node.writeOnly === true) schema.writeOnly = true;
     const examples = Array.isArray(node.examples) ? node.examples : node.example !== undefined ? [node.example] : undefined;
     if (examples) schema.examples = examples;
     Object.assign(schema, presentNotes(node));
     return schema;
   }
+}
+
+/** The component name a union variant stands for. */
+function variantName(variant: Schema): string | undefined {
+  return variant.kind === 'ref' ? variant.name : variant.refName;
+}
+
+/** A schema that accepts every value (it may still describe it). */
+export function isUnconstrained(schema: Schema): boolean {
+  return schema.kind === 'any' && schema.enum === undefined && schema.const === undefined && schema.allOf === undefined && schema.not === undefined;
+}
+
+const ANNOTATION_FIELDS = ['description', 'title', 'examples', 'readOnly', 'writeOnly', 'deprecated', 'featureLevel', 'changes', 'unspecified'] as const;
+
+/** Copies annotations of `from` onto `to`; earlier (`under`) ones only where `to` has none. */
+function annotate<T extends Schema>(to: T, from: Schema, under = false): T {
+  const target = to as unknown as Record<string, unknown>;
+  const source = from as unknown as Record<string, unknown>;
+  for (const key of ANNOTATION_FIELDS) {
+    if (source[key] === undefined) continue;
+    if (under && target[key] !== undefined) continue;
+    target[key] = source[key];
+  }
+  return to;
+}
+
+/** `type: object` and nothing else. */
+function isPlainObject(schema: Schema): boolean {
+  return (
+    schema.kind === 'object' &&
+    schema.properties.length === 0 &&
+    schema.additionalProperties === true &&
+    Object.keys(schema).every((k) => ['kind', 'properties', 'additionalProperties'].includes(k) || ANNOTATION_FIELDS.includes(k as never))
+  );
+}
+
+function keepBoth(a: Schema, b: Schema): Schema {
+  return { ...a, allOf: [...(a.allOf ?? []), b] };
+}
+
+/** Two schemas of one scalar kind (or integer and number) as one, or undefined. */
+function mergeScalars(a: Schema, b: Schema): Schema | undefined {
+  if (a.kind === 'string' && b.kind === 'string') {
+    const merged: StringSchema = compact({
+      kind: 'string' as const,
+      enum: intersectValues(a.enum, b.enum),
+      const: b.const ?? a.const,
+      minLength: maxOf(a.minLength, b.minLength),
+      maxLength: minOf(a.maxLength, b.maxLength),
+      pattern: b.pattern ?? a.pattern,
+      format: b.format ?? a.format,
+    });
+    if (a.const !== undefined && b.const !== undefined && a.const !== b.const) return { kind: 'never' };
+    if (a.pattern !== undefined && b.pattern !== undefined && a.pattern !== b.pattern) merged.allOf = [{ kind: 'string', pattern: a.pattern }];
+    return merged;
+  }
+  const numeric = (s: Schema): s is IntegerSchema | NumberSchema => s.kind === 'integer' || s.kind === 'number';
+  if (numeric(a) && numeric(b)) {
+    if (a.const !== undefined && b.const !== undefined && a.const !== b.const) return { kind: 'never' };
+    const merged = compact<IntegerSchema | NumberSchema>({
+      kind: a.kind === 'integer' || b.kind === 'integer' ? 'integer' : 'number',
+      enum: intersectValues(a.enum, b.enum),
+      const: b.const ?? a.const,
+      minimum: maxOf(a.minimum, b.minimum),
+      maximum: minOf(a.maximum, b.maximum),
+      exclusiveMinimum: maxOf(a.exclusiveMinimum, b.exclusiveMinimum),
+      exclusiveMaximum: minOf(a.exclusiveMaximum, b.exclusiveMaximum),
+      multipleOf: b.multipleOf ?? a.multipleOf,
+      format: b.format ?? a.format,
+    });
+    if (a.multipleOf !== undefined && b.multipleOf !== undefined && a.multipleOf !== b.multipleOf) {
+      merged.allOf = [{ kind: 'number', multipleOf: a.multipleOf }];
+    }
+    return merged;
+  }
+  if (a.kind === 'boolean' && b.kind === 'boolean') {
+    if (a.const !== undefined && b.const !== undefined && a.const !== b.const) return { kind: 'never' };
+    return compact({ kind: 'boolean' as const, const: b.const ?? a.const });
+  }
+  if (a.kind === 'null' && b.kind === 'null') return { kind: 'null' };
+  if (a.kind === 'array' && b.kind === 'array' && isUnconstrainedArray(a)) return { ...b };
+  if (a.kind === 'array' && b.kind === 'array' && isUnconstrainedArray(b)) return { ...a };
+  return undefined;
+}
+
+function isUnconstrainedArray(schema: ArraySchema): boolean {
+  return Object.keys(schema).every((k) => k === 'kind' || (k === 'items' && schema.items !== undefined && isUnconstrained(schema.items)) || ANNOTATION_FIELDS.includes(k as never));
+}
+
+function intersectValues<T>(a: T[] | undefined, b: T[] | undefined): T[] | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return b.filter((v) => a.includes(v));
+}
+
+function maxOf(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
+}
+
+function minOf(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+}
+
+function concat<T>(a: T[] | undefined, b: T[] | undefined): T[] | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return [...a, ...b];
 }
 
 function jsonType(value: unknown): string {
@@ -317,14 +677,3 @@ function compact<T extends object>(record: T): T {
   return record;
 }
 
-/** A later `allOf` member narrows a property; descriptions fall back to the earlier one. */
-function mergeProperty(earlier: Property, later: Property): Property {
-  const schema = { ...later.schema };
-  if (schema.description === undefined && earlier.schema.description !== undefined) schema.description = earlier.schema.description;
-  return { ...later, schema };
-}
-
-function mergeAdditional(a: ObjectSchema['additionalProperties'], b: ObjectSchema['additionalProperties']): ObjectSchema['additionalProperties'] {
-  if (a === false || b === false) return false;
-  return a === true ? b : a;
-}

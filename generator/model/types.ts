@@ -154,9 +154,21 @@ export interface SourceLocation {
 /** Fields every schema node may carry. */
 interface SchemaBase extends Partial<VersionNotes> {
   description?: string;
+  title?: string;
   /** Set when this node came from `$ref` to a named schema. */
   refName?: string;
   examples?: unknown[];
+  /** Annotations: sent only by the server (`readOnly`) or only by clients (`writeOnly`). */
+  readOnly?: boolean;
+  writeOnly?: boolean;
+  /**
+   * Further schemas the value must match as well: `allOf` members that could
+   * not be merged into this node (a union beside an object, a recursive
+   * reference, a second pattern), checked after the node's own keywords.
+   */
+  allOf?: Schema[];
+  /** A schema the value must not match. */
+  not?: Schema;
 }
 
 export type Schema =
@@ -169,7 +181,8 @@ export type Schema =
   | ObjectSchema
   | UnionSchema
   | RefSchema
-  | AnySchema;
+  | AnySchema
+  | NeverSchema;
 
 export interface StringSchema extends SchemaBase {
   kind: 'string';
@@ -178,22 +191,30 @@ export interface StringSchema extends SchemaBase {
   /** Length limits count Unicode code points. */
   minLength?: number;
   maxLength?: number;
+  /** An ECMA-262 pattern that compiles (see `patternFlags` in model/schema.ts for its flags). */
   pattern?: string;
+  /** An annotation; validators check the cheap standard ones (docs/decisions/0009-schema-model.md). */
   format?: string;
 }
 
-export interface IntegerSchema extends SchemaBase {
-  kind: 'integer';
+interface NumericBase extends SchemaBase {
   enum?: number[];
   const?: number;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  /** Positive; a value is valid when `value / multipleOf` is an integer. */
+  multipleOf?: number;
+  format?: string;
 }
 
-export interface NumberSchema extends SchemaBase {
+export interface IntegerSchema extends NumericBase {
+  kind: 'integer';
+}
+
+export interface NumberSchema extends NumericBase {
   kind: 'number';
-  minimum?: number;
-  maximum?: number;
 }
 
 export interface BooleanSchema extends SchemaBase {
@@ -213,6 +234,11 @@ export interface ArraySchema extends SchemaBase {
   prefixItems?: Schema[];
   minItems?: number;
   maxItems?: number;
+  uniqueItems?: boolean;
+  /** At least `minContains` (default 1) and at most `maxContains` elements match `contains`. */
+  contains?: Schema;
+  minContains?: number;
+  maxContains?: number;
 }
 
 export interface Property {
@@ -228,20 +254,33 @@ export interface ObjectSchema extends SchemaBase {
   /**
    * `true`: any extra keys allowed (the default for response records);
    * `false`: none; a schema: values of extra keys (maps keyed by ID or email).
+   * "Extra" means neither listed in `properties` nor matched by
+   * `patternProperties`. After `allOf` merging, the listed properties are
+   * those of every member (docs/decisions/0009-schema-model.md).
    */
   additionalProperties: boolean | Schema;
-  /** `propertyNames` constraint for maps (e.g. digit-only keys). */
+  /** Values of keys matching a pattern (each an ECMA-262 pattern that compiles). */
+  patternProperties?: { pattern: string; schema: Schema }[];
+  /** `propertyNames` constraint for maps when it is only a pattern (e.g. digit-only keys). */
   propertyNamesPattern?: string;
+  /** `propertyNames` when it is more than a pattern: a schema every key (a string) must match. */
+  propertyNames?: Schema;
+  minProperties?: number;
+  maxProperties?: number;
 }
 
 export interface UnionSchema extends SchemaBase {
   kind: 'union';
   variants: Schema[];
+  /** `oneOf`: exactly one variant matches; otherwise (`anyOf`, a list of types) at least one. */
+  exclusive?: boolean;
   /**
-   * For `oneOf` with a discriminator: the property, and a map from each of its
-   * values to the name of the variant's named schema.
+   * With a discriminator: the property, and a map from each of its values to
+   * the name of the variant's named schema. Written in the document, or found
+   * by the model when every variant pins one required property to distinct
+   * constants (`implicit`).
    */
-  discriminator?: { propertyName: string; mapping: Record<string, string> };
+  discriminator?: { propertyName: string; mapping: Record<string, string>; implicit?: boolean };
 }
 
 /** A reference to a named schema, kept so emitters can reuse one function/type per name. */
@@ -250,6 +289,14 @@ export interface RefSchema extends SchemaBase {
   name: string;
 }
 
+/** Any JSON value, optionally limited to a list of values of any type (`enum`, `const`: deep equality). */
 export interface AnySchema extends SchemaBase {
   kind: 'any';
+  enum?: unknown[];
+  const?: unknown;
+}
+
+/** No value at all: the `false` schema, or constraints nothing satisfies. */
+export interface NeverSchema extends SchemaBase {
+  kind: 'never';
 }

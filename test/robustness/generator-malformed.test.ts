@@ -51,8 +51,6 @@ const cases: [fixture: string, want: Want][] = [
   ['generator/malformed/header-param', { file: 'spec/openapi.yaml', line: 10, message: 'parameter `X-Token` is `in: header`' }],
   ['malformed/header-param-component', { file: 'spec/components/parameters/Token.yaml', line: 2, message: 'parameter `X-Token` is `in: header`' }],
   ['generator/malformed/json-body', { file: 'spec/openapi.yaml', line: 9, message: 'found `application/json`' }],
-  ['generator/malformed/not-keyword', { file: 'spec/openapi.yaml', line: 16, message: 'schema keyword `not` is not supported' }],
-  ['malformed/not-in-schema-file', { file: 'spec/components/schemas/Thing.yaml', line: 7, message: 'schema keyword `not` is not supported' }],
   ['generator/malformed/plain-array-field', { file: 'spec/openapi.yaml', line: 14, message: 'property `ids` is a list' }],
 ];
 

@@ -49,6 +49,12 @@ export function flattenFields(schema: Schema, lookup: SchemaLookup): FlatField[]
     if (name !== undefined && enclosing.has(name)) return;
     const inside = name === undefined ? enclosing : new Set([...enclosing, name]);
     const target = resolve(node, lookup);
+    walkOwn(target, prefix, inside);
+    // Members an `allOf` could not merge (a union beside an object) add their fields at the same level.
+    for (const member of target.allOf ?? []) walk(member, prefix, inside);
+  };
+
+  const walkOwn = (target: Schema, prefix: string, inside: ReadonlySet<string>): void => {
     switch (target.kind) {
       case 'object':
         for (const property of target.properties) {

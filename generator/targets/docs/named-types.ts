@@ -22,6 +22,10 @@ export function referencedNames(roots: Schema[], lookup: SchemaLookup): string[]
 }
 
 function children(schema: Schema): Schema[] {
+  return [...ownChildren(schema), ...(schema.allOf ?? [])];
+}
+
+function ownChildren(schema: Schema): Schema[] {
   switch (schema.kind) {
     case 'array':
       return [...(schema.prefixItems ?? []), ...(schema.items ? [schema.items] : [])];

@@ -7,6 +7,14 @@ import type { Schema } from '../../model/types.js';
  */
 export function typeExpression(schema: Schema): string {
   if (schema.refName !== undefined && schema.kind !== 'ref') return schema.refName;
+  const own = ownExpression(schema);
+  if (schema.allOf === undefined || schema.allOf.length === 0) return own;
+  // Members that could not merge: `A & (B | C)`.
+  const parts = [own, ...schema.allOf.map(typeExpression)].filter((part, i) => i === 0 || part !== 'any');
+  return parts.map((part) => (part.includes(' | ') ? `(${part})` : part)).join(' & ');
+}
+
+function ownExpression(schema: Schema): string {
   switch (schema.kind) {
     case 'ref':
       return schema.name;
@@ -21,8 +29,15 @@ export function typeExpression(schema: Schema): string {
     case 'boolean':
       return schema.const !== undefined ? String(schema.const) : 'boolean';
     case 'number':
-    case 'null':
+      if (schema.const !== undefined) return String(schema.const);
+      if (schema.enum !== undefined) return schema.enum.map(String).join(' | ');
+      return 'number';
     case 'any':
+      if (schema.const !== undefined) return JSON.stringify(schema.const);
+      if (schema.enum !== undefined) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
+      return 'any';
+    case 'null':
+    case 'never':
       return schema.kind;
     case 'array':
       return arrayExpression(schema.items, schema.prefixItems);
@@ -32,7 +47,7 @@ export function typeExpression(schema: Schema): string {
       }
       return 'object';
     case 'union':
-      return schema.variants.map(typeExpression).join(' | ');
+      return schema.variants.map((v) => (typeExpression(v).includes(' & ') ? `(${typeExpression(v)})` : typeExpression(v))).join(' | ');
   }
 }
 

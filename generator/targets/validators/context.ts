@@ -31,6 +31,7 @@ export class EmitContext {
   private readonly named: Map<string, NamedSchema>;
   private readonly constantNames = new Map<string, string>();
   private readonly constantCounts = new Map<string, number>();
+  private readonly helpers = new Set<string>();
   private readonly namedFunctions = new Map<string, CheckFunction | undefined>();
   readonly constants: string[] = [];
   readonly variantFunctions: CheckFunction[] = [];
@@ -49,16 +50,25 @@ export class EmitContext {
     return found;
   }
 
-  /** Follows `ref` nodes to the schema they name. */
+  /** Follows `ref` nodes to the schema they name (a ref cycle without structure accepts anything). */
   resolve(schema: Schema): Exclude<Schema, RefSchema> {
     const seen = new Set<string>();
     let current = schema;
     while (current.kind === 'ref') {
-      if (seen.has(current.name)) throw new Error(`schema "${current.name}" refers to itself without structure`);
+      if (seen.has(current.name)) return { kind: 'any' };
       seen.add(current.name);
       current = this.namedSchema(current.name).schema;
     }
     return current;
+  }
+
+  /** A module-level helper `const name = init;`, emitted once however often it is used. */
+  helper(name: string, init: string): string {
+    if (!this.helpers.has(name)) {
+      this.helpers.add(name);
+      this.constants.push(`const ${name} = ${init};`);
+    }
+    return name;
   }
 
   /** A module-level `const` holding `init`, shared by every check that needs the same value. */

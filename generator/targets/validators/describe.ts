@@ -34,6 +34,9 @@ export function describe(schema: Schema, ctx: EmitContext, depth = 0): string {
     case 'boolean':
       return resolved.const !== undefined ? String(resolved.const) : KIND_NOUN.boolean;
     case 'number':
+      if (resolved.const !== undefined) return JSON.stringify(resolved.const);
+      if (resolved.enum !== undefined) return `one of ${resolved.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+      return KIND_NOUN[resolved.kind];
     case 'null':
     case 'object':
       return KIND_NOUN[resolved.kind];
@@ -49,6 +52,10 @@ export function describe(schema: Schema, ctx: EmitContext, depth = 0): string {
       return `${phrases.slice(0, -1).join(', ')} or ${phrases[phrases.length - 1]}`;
     }
     case 'any':
+      if (resolved.const !== undefined) return JSON.stringify(resolved.const);
+      if (resolved.enum !== undefined) return `one of ${resolved.enum.map((v) => JSON.stringify(v)).join(', ')}`;
       return 'any value';
+    case 'never':
+      return 'nothing';
   }
 }

@@ -61,6 +61,8 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
   });
 
   const errorBody = errorBodyCheck(ctx);
+  // One function per named schema, whether or not an operation uses it.
+  const schemaEntries = model.schemas.map((named) => ({ key: literal(named.name), fn: ctx.schemaFunction(named.name) }));
 
   const functions = [
     ...ctx.functions(),
@@ -78,6 +80,8 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
     functions,
     operations,
     operationNames: model.operations.map((o) => literal(o.names.camel)),
+    schemaNames: schemaEntries.map((e) => e.key),
+    schemaEntries,
     errorFunction: ERROR_FUNCTION,
   };
   const templates = loadTemplates(templatesDir);

@@ -1,7 +1,9 @@
 import type { ArraySchema } from '../../../model/types.js';
 import { appendExpr, appendText, ifBlock, indent } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
+import { duplicatesHelper } from './constants.js';
 import { emitCheck, guarded, type CheckArgs } from './dispatch.js';
+import { matchCount } from './union.js';
 
 function items(n: number): string {
   return `${n} item${n === 1 ? '' : 's'}`;
@@ -39,6 +41,25 @@ export function checkArray(args: CheckArgs<ArraySchema>): string[] {
   } else if (schema.prefixItems !== undefined && (schema.maxItems === undefined || schema.maxItems > prefix.length)) {
     // A tuple without `items` allows nothing after its positions (unless maxItems already says so).
     rest.push(...ifBlock(`${value}.length > ${prefix.length}`, sink.fail('items', path, `must have at most ${items(prefix.length)}`)));
+  }
+  if (schema.uniqueItems === true) {
+    rest.push(...ifBlock(`${duplicatesHelper(args.ctx)}(${value})`, sink.fail('uniqueItems', path, 'must not have equal items')));
+  }
+  if (schema.contains !== undefined) {
+    const count = scope.next('c');
+    const i = scope.next('i');
+    const fn = matchCount(schema.contains, args, 'Item that `contains` looks for.');
+    const min = schema.minContains ?? 1;
+    rest.push(
+      `let ${count} = 0;`,
+      `for (let ${i} = 0; ${i} < ${value}.length; ${i}++) {`,
+      ...indent(fn(`${value}[${i}]`, count)),
+      '}',
+    );
+    if (min > 0) rest.push(...ifBlock(`${count} < ${min}`, sink.fail('contains', path, `must have at least ${items(min)} matching \`contains\``)));
+    if (schema.maxContains !== undefined) {
+      rest.push(...ifBlock(`${count} > ${schema.maxContains}`, sink.fail('contains', path, `must have at most ${items(schema.maxContains)} matching \`contains\``)));
+    }
   }
   return guarded(args, `Array.isArray(${value})`, undefined, KIND_NOUN.array, rest);
 }

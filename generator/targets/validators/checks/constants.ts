@@ -1,3 +1,4 @@
+import { patternFlags } from '../../../model/schema.js';
 import { listLiteral, literal } from '../code.js';
 import type { EmitContext } from '../context.js';
 
@@ -14,12 +15,91 @@ export function enumMiss(value: string, values: readonly (string | number)[], ct
   return `!${set}.has(${value})`;
 }
 
-/** A hoisted RegExp for a schema pattern (JSON Schema patterns are Unicode-aware), checked at generation time. */
+/**
+ * A hoisted RegExp for a schema pattern: plain ECMA-262, or Unicode mode when
+ * the pattern needs it (`\p{L}`), as the model decided (`patternFlags`).
+ */
 export function patternConstant(pattern: string, ctx: EmitContext): string {
+  const flags = patternFlags(pattern);
   try {
-    new RegExp(pattern, 'u');
+    new RegExp(pattern, flags);
   } catch (error) {
     throw new Error(`invalid pattern ${literal(pattern)}: ${(error as Error).message}`);
   }
-  return ctx.constant('PATTERN', `new RegExp(${literal(pattern)}, "u")`);
+  return ctx.constant('PATTERN', flags === '' ? `new RegExp(${literal(pattern)})` : `new RegExp(${literal(pattern)}, "u")`);
 }
+
+/** `jsonEqual(a, b)`: equality of JSON values (numbers by value, objects by keys whatever their order). */
+export function jsonEqualHelper(ctx: EmitContext): string {
+  return ctx.helper(
+    'jsonEqual',
+    [
+      '(a: unknown, b: unknown): boolean => {',
+      '  if (a === b) return true;',
+      '  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;',
+      '  if (Array.isArray(a) || Array.isArray(b)) {',
+      '    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;',
+      '    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;',
+      '    return true;',
+      '  }',
+      '  const ra = a as Record<string, unknown>;',
+      '  const rb = b as Record<string, unknown>;',
+      '  const keys = Object.keys(ra);',
+      '  if (keys.length !== Object.keys(rb).length) return false;',
+      '  for (const k of keys) if (!Object.hasOwn(rb, k) || !jsonEqual(ra[k], rb[k])) return false;',
+      '  return true;',
+      '}',
+    ].join('\n'),
+  );
+}
+
+/** `hasDuplicates(list)`: whether two items of a list are equal JSON values (Set for scalars, pairs otherwise). */
+export function duplicatesHelper(ctx: EmitContext): string {
+  const equal = jsonEqualHelper(ctx);
+  return ctx.helper(
+    'hasDuplicates',
+    [
+      '(list: readonly unknown[]): boolean => {',
+      '  const seen = new Set<unknown>();',
+      '  let scalars = true;',
+      '  for (const x of list) {',
+      '    if (typeof x === "object" && x !== null) {',
+      '      scalars = false;',
+      '      break;',
+      '    }',
+      '    if (seen.has(x)) return true;',
+      '    seen.add(x);',
+      '  }',
+      '  if (scalars) return false;',
+      '  for (let i = 1; i < list.length; i++) {',
+      `    for (let j = 0; j < i; j++) if (${equal}(list[i], list[j])) return true;`,
+      '  }',
+      '  return false;',
+      '}',
+    ].join('\n'),
+  );
+}
+
+/**
+ * Formats checked, each by a pattern never stricter than ajv-formats' full
+ * mode, so whatever ajv accepts we accept (docs/decisions/0009-schema-model.md).
+ * Other formats are annotations.
+ */
+const FORMATS: Record<string, string> = {
+  'date-time': '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])[Tt\\s]([01]\\d|2[0-3]):[0-5]\\d:([0-5]\\d|60)(\\.\\d+)?([Zz]|[+-]\\d\\d(:?\\d\\d)?)$',
+  date: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
+  time: '^([01]\\d|2[0-3]):[0-5]\\d:([0-5]\\d|60)(\\.\\d+)?([Zz]|[+-]\\d\\d(:?\\d\\d)?)?$',
+  uuid: '^(urn:uuid:)?[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$',
+  email: '^[^\\s@]+@[^\\s@]+$',
+  ipv4: '^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)$',
+  uri: '^[A-Za-z][A-Za-z0-9+.-]*:[^\\s]*$',
+};
+
+/** The hoisted RegExp that checks a string format, if the format is one we check. */
+export function formatConstant(format: string, ctx: EmitContext): string | undefined {
+  const pattern = FORMATS[format];
+  if (pattern === undefined) return undefined;
+  return ctx.constant('FORMAT', `/${pattern}/`);
+}
+
+export const CHECKED_FORMATS = Object.keys(FORMATS);

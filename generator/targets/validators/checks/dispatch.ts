@@ -1,7 +1,7 @@
 import type { Schema } from '../../../model/types.js';
 import { ifBlock, type PathPart } from '../code.js';
 import type { EmitContext, Scope } from '../context.js';
-import type { Sink } from '../sink.js';
+import { withoutStrict, type Sink } from '../sink.js';
 import { checkAny } from './any.js';
 import { checkArray } from './array.js';
 import { checkBoolean } from './boolean.js';
@@ -10,7 +10,8 @@ import { checkNull } from './null.js';
 import { checkObject } from './object.js';
 import { checkRef } from './ref.js';
 import { checkString } from './string.js';
-import { checkUnion } from './union.js';
+import { checkUnion, matchCount } from './union.js';
+import { describe } from '../describe.js';
 
 export interface CheckArgs<S extends Schema = Schema> {
   schema: S;
@@ -27,8 +28,25 @@ export interface CheckArgs<S extends Schema = Schema> {
   typeKnown: boolean | 'exact';
 }
 
-/** Statements that check `args.value` against `args.schema`: only the keywords present. */
+/**
+ * Statements that check `args.value` against `args.schema`: only the keywords
+ * present, then the schema's extra `allOf` members and its `not`.
+ */
 export function emitCheck(args: CheckArgs): string[] {
+  const own = emitOwn(args);
+  const { schema } = args;
+  if (schema.allOf === undefined && schema.not === undefined) return own;
+  const lines = [...own];
+  for (const member of schema.allOf ?? []) lines.push(...emitCheck({ ...args, schema: member, typeKnown: false, sink: withoutStrict(args.sink) }));
+  if (schema.not !== undefined) {
+    const count = args.scope.next('c');
+    const attempt = matchCount(schema.not, args, 'What `not` excludes.');
+    lines.push(`let ${count} = 0;`, ...attempt(args.value, count), ...ifBlock(`${count} !== 0`, args.sink.fail('not', args.path, `must not be ${describe(schema.not, args.ctx)}`)));
+  }
+  return lines;
+}
+
+function emitOwn(args: CheckArgs): string[] {
   const { schema } = args;
   switch (schema.kind) {
     case 'string':
@@ -51,6 +69,8 @@ export function emitCheck(args: CheckArgs): string[] {
       return checkRef({ ...args, schema });
     case 'any':
       return checkAny({ ...args, schema });
+    case 'never':
+      return args.sink.fail('false', args.path, 'is not allowed');
   }
 }
 

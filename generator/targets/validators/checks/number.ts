@@ -4,34 +4,39 @@ import { KIND_NOUN } from '../describe.js';
 import { guarded, type CheckArgs } from './dispatch.js';
 import { enumMiss } from './constants.js';
 
-function limits(args: CheckArgs<IntegerSchema | NumberSchema>): string[] {
-  const { schema, value, sink, path } = args;
+function constraints(args: CheckArgs<IntegerSchema | NumberSchema>): string[] {
+  const { schema, value, sink, path, ctx } = args;
   const lines: string[] = [];
-  if (schema.minimum !== undefined) {
-    lines.push(...ifBlock(`${value} < ${literal(schema.minimum)}`, sink.fail('minimum', path, `must be at least ${schema.minimum}`)));
+  if (schema.const !== undefined) {
+    lines.push(...ifBlock(`${value} !== ${literal(schema.const)}`, sink.fail('const', path, `must be ${schema.const}`)));
   }
-  if (schema.maximum !== undefined) {
-    lines.push(...ifBlock(`${value} > ${literal(schema.maximum)}`, sink.fail('maximum', path, `must be at most ${schema.maximum}`)));
+  if (schema.enum !== undefined) {
+    lines.push(...ifBlock(enumMiss(value, schema.enum, ctx), sink.fail('enum', path, `must be one of ${schema.enum.join(', ')}`)));
+  }
+  const bound = (key: keyof NumberSchema, operator: string, message: string) => {
+    const limit = schema[key] as number | undefined;
+    if (limit !== undefined) lines.push(...ifBlock(`${value} ${operator} ${literal(limit)}`, sink.fail(key, path, `${message} ${limit}`)));
+  };
+  bound('minimum', '<', 'must be at least');
+  bound('maximum', '>', 'must be at most');
+  bound('exclusiveMinimum', '<=', 'must be greater than');
+  bound('exclusiveMaximum', '>=', 'must be less than');
+  if (schema.multipleOf !== undefined) {
+    // As ajv: the quotient must be a whole number (so 0.3 is a multiple of 0.1 only where floating point says so).
+    const test = schema.multipleOf === 1 ? `!Number.isInteger(${value})` : `!Number.isInteger(${value} / ${literal(schema.multipleOf)})`;
+    lines.push(...ifBlock(test, sink.fail('multipleOf', path, `must be a multiple of ${schema.multipleOf}`)));
   }
   return lines;
 }
 
 export function checkInteger(args: CheckArgs<IntegerSchema>): string[] {
-  const { schema, value, sink, path, ctx } = args;
-  const rest: string[] = [];
-  if (schema.const !== undefined) {
-    rest.push(...ifBlock(`${value} !== ${literal(schema.const)}`, sink.fail('const', path, `must be ${schema.const}`)));
-  }
-  if (schema.enum !== undefined) {
-    rest.push(...ifBlock(enumMiss(value, schema.enum, ctx), sink.fail('enum', path, `must be one of ${schema.enum.join(', ')}`)));
-  }
-  rest.push(...limits(args));
+  const { value } = args;
   return guarded(
     args,
     `typeof ${value} === "number" && Number.isInteger(${value})`,
     `Number.isInteger(${value})`,
     KIND_NOUN.integer,
-    rest,
+    constraints(args),
   );
 }
 
@@ -42,6 +47,6 @@ export function checkNumber(args: CheckArgs<NumberSchema>): string[] {
     `typeof ${value} === "number" && Number.isFinite(${value})`,
     `Number.isFinite(${value})`,
     KIND_NOUN.number,
-    limits(args),
+    constraints(args),
   );
 }

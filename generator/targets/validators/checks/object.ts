@@ -1,4 +1,5 @@
-import type { ObjectSchema } from '../../../model/types.js';
+import type { ObjectSchema, Schema } from '../../../model/types.js';
+import type { EmitContext } from '../context.js';
 import { appendExpr, appendText, ifBlock, indent, isInheritedName, literal, propertySegment } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
 import { enumMiss, patternConstant } from './constants.js';
@@ -27,6 +28,16 @@ export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
     }
   }
 
+  if (schema.minProperties !== undefined || schema.maxProperties !== undefined) {
+    const count = scope.next('n');
+    rest.push(`const ${count} = Object.keys(${record}).length;`);
+    if (schema.minProperties !== undefined) {
+      rest.push(...ifBlock(`${count} < ${schema.minProperties}`, sink.fail('minProperties', path, `must have at least ${schema.minProperties} propert${schema.minProperties === 1 ? 'y' : 'ies'}`)));
+    }
+    if (schema.maxProperties !== undefined) {
+      rest.push(...ifBlock(`${count} > ${schema.maxProperties}`, sink.fail('maxProperties', path, `must have at most ${schema.maxProperties} propert${schema.maxProperties === 1 ? 'y' : 'ies'}`)));
+    }
+  }
   rest.push(...extraKeys(record));
   return guarded(
     args,
@@ -36,16 +47,21 @@ export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
     rest.length === 1 ? [] : rest,
   );
 
-  /** Checks on keys the schema does not list: `additionalProperties`, `propertyNames`, strict mode. */
+  /** Checks on keys the schema does not list: `patternProperties`, `additionalProperties`, `propertyNames`, strict mode. */
   function extraKeys(obj: string): string[] {
     const extra = schema.additionalProperties;
+    // Keys the extra `allOf` members (a union of objects beside this one) know are known in strict mode too.
+    const memberKeys = extra === true ? keysOf(schema.allOf ?? [], ctx) : [];
+    const knownNames = [...new Set([...schema.properties.map((p) => p.name), ...memberKeys])];
     const listed = schema.properties.length > 0;
+    const patterns = schema.patternProperties ?? [];
     // A free-form object (nothing listed, anything allowed) has no unknown keys, even in strict mode.
-    const strictOnly = extra === true && listed && sink.strict !== 'false';
+    const strictOnly = extra === true && (listed || patterns.length > 0) && sink.strict !== 'false';
     const pattern = schema.propertyNamesPattern;
-    if (extra === true && !strictOnly && pattern === undefined) return [];
-    // Without a pattern to check, the strict-mode loop is skipped entirely in the default (open) mode.
-    const loopOnlyWhenStrict = strictOnly && pattern === undefined;
+    const names = schema.propertyNames;
+    if (extra === true && !strictOnly && pattern === undefined && names === undefined && patterns.length === 0) return [];
+    // Without anything else to check, the strict-mode loop is skipped entirely in the default (open) mode.
+    const loopOnlyWhenStrict = strictOnly && pattern === undefined && names === undefined && patterns.length === 0;
 
     const key = scope.next('k');
     const keyPath = appendExpr(path, `keySegment(${key})`);
@@ -58,6 +74,19 @@ export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
           sink.fail('propertyNames', keyPath, `name must match the pattern ${literal(pattern)}`),
         ),
       );
+    }
+    if (names !== undefined) body.push(...emitCheck({ ...args, schema: names, value: key, path: keyPath, typeKnown: true }));
+    // Keys matching a pattern: their values are checked, and they are not "additional".
+    let matched: string | undefined;
+    if (patterns.length > 0) {
+      matched = scope.next('p');
+      body.push(`let ${matched} = false;`);
+      for (const entry of patterns) {
+        const regex = patternConstant(entry.pattern, ctx);
+        const element = scope.next('x');
+        const check = emitCheck({ ...args, schema: entry.schema, value: element, path: keyPath, typeKnown: false });
+        body.push(...ifBlock(`${regex}.test(${key})`, [`${matched} = true;`, ...(check.length > 0 ? [`const ${element} = ${obj}[${key}];`, ...check] : [])]));
+      }
     }
     const unlisted: string[] = [];
     if (extra === false) {
@@ -72,15 +101,27 @@ export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
       if (check.length > 0) unlisted.push(`const ${element} = ${obj}[${key}];`, ...check);
     }
     if (unlisted.length > 0) {
-      if (listed) {
-        const unknownKey = enumMiss(key, schema.properties.map((p) => p.name), ctx, 'KEYS');
-        body.push(...ifBlock(unknownKey, unlisted));
-      } else {
-        body.push(...unlisted);
-      }
+      const conditions: string[] = [];
+      if (listed) conditions.push(enumMiss(key, extra === true ? knownNames : schema.properties.map((p) => p.name), ctx, 'KEYS'));
+      if (matched !== undefined) conditions.push(`!${matched}`);
+      body.push(...(conditions.length > 0 ? ifBlock(conditions.join(' && '), unlisted) : unlisted));
     }
     if (body.length === 0) return [];
     const loop = [`for (const ${key} in ${obj}) {`, ...indent(body), '}'];
     return loopOnlyWhenStrict ? ifBlock(sink.strict, loop) : loop;
   }
+}
+
+/** Property names of object schemas among `schemas` (through refs, unions and their extras). */
+function keysOf(schemas: Schema[], ctx: EmitContext, seen = new Set<Schema>()): string[] {
+  const names: string[] = [];
+  for (const schema of schemas) {
+    const resolved = ctx.resolve(schema);
+    if (seen.has(resolved)) continue;
+    seen.add(resolved);
+    if (resolved.kind === 'object') names.push(...resolved.properties.map((p) => p.name));
+    if (resolved.kind === 'union') names.push(...keysOf(resolved.variants, ctx, seen));
+    names.push(...keysOf(resolved.allOf ?? [], ctx, seen));
+  }
+  return names;
 }

@@ -13,7 +13,7 @@ import { classGuard, emitCheck, guarded, typeClassOf, type CheckArgs, type TypeC
 export function checkUnion(args: CheckArgs<UnionSchema>): string[] {
   const { schema, ctx } = args;
   if (schema.discriminator !== undefined) {
-    const cases = discriminatorCases(schema, args);
+    const cases = discriminatorCases(schema);
     if (cases !== undefined) return discriminated(args, schema.discriminator.propertyName, cases);
   }
   const classes = schema.variants.map((v) => typeClassOf(v, ctx));
@@ -39,15 +39,44 @@ function byType(args: CheckArgs<UnionSchema>, classes: TypeClass[]): string[] {
   return chain;
 }
 
+/** The check function of a variant: its named schema's, or one of its own. */
+function variantFn(variant: Schema, args: CheckArgs, comment: string): string {
+  return variant.kind === 'ref' ? args.ctx.schemaFunction(variant.name) : args.ctx.variantFunction(variant, comment);
+}
+
+/**
+ * Statements that add 1 to a counter when a value matches `schema`, trying it
+ * against the shared scratch stack (what the attempt records is dropped).
+ */
+export function matchCount(schema: Schema, args: CheckArgs, comment: string): (value: string, counter: string) => string[] {
+  const fn = variantFn(schema, args, comment);
+  return (value, counter) => {
+    const mark = args.scope.next('m');
+    return [
+      `const ${mark} = scratch.length;`,
+      `${fn}(${value}, scratch, false, ${args.sink.strict});`,
+      `if (scratch.length === ${mark}) ${counter}++;`,
+      `scratch.length = ${mark};`,
+    ];
+  };
+}
+
 function inOrder(args: CheckArgs<UnionSchema>): string[] {
   const { schema, value, sink, path, ctx, scope } = args;
-  const fns = schema.variants.map((variant, index) =>
-    variant.kind === 'ref'
-      ? ctx.schemaFunction(variant.name)
-      : ctx.variantFunction(variant, `Variant ${index + 1} of ${describe(schema, ctx)}.`),
-  );
+  const fns = schema.variants.map((variant, index) => variantFn(variant, args, `Variant ${index + 1} of ${describe(schema, ctx)}.`));
   // Each variant runs against the shared scratch stack; what it records is dropped again.
   const mark = scope.next('m');
+  if (schema.exclusive === true) {
+    // `oneOf`: exactly one variant may match; stop counting at two.
+    const count = scope.next('u');
+    const attempt = (fn: string) => [`${fn}(${value}, scratch, false, ${sink.strict});`, `if (scratch.length === ${mark}) ${count}++;`, `scratch.length = ${mark};`];
+    const [first, ...others] = fns;
+    const lines = [`const ${mark} = scratch.length;`, `let ${count} = 0;`, ...attempt(first!)];
+    for (const fn of others) lines.push(...ifBlock(`${count} < 2`, attempt(fn)));
+    lines.push(...ifBlock(`${count} === 0`, sink.fail('union', path, unionMessage(args))));
+    lines.push(...ifBlock(`${count} > 1`, sink.fail('oneOf', path, `must match exactly one of ${describe(schema, ctx)}, not several`)));
+    return lines;
+  }
   const matched = scope.next('u');
   const attempt = (fn: string) => [
     `${fn}(${value}, scratch, false, ${sink.strict});`,
@@ -62,7 +91,7 @@ function inOrder(args: CheckArgs<UnionSchema>): string[] {
 }
 
 /** Discriminator value to variant, or undefined when the mapping names no variant. */
-function discriminatorCases(schema: UnionSchema, args: CheckArgs<UnionSchema>): [string, Schema][] | undefined {
+function discriminatorCases(schema: UnionSchema): [string, Schema][] | undefined {
   const { discriminator } = schema;
   if (discriminator === undefined) return undefined;
   const cases: [string, Schema][] = [];
@@ -72,16 +101,7 @@ function discriminatorCases(schema: UnionSchema, args: CheckArgs<UnionSchema>): 
     if (variant === undefined) return undefined;
     cases.push([tag, variant]);
   }
-  if (cases.length > 0) return cases;
-  // No mapping: each variant pins the property with a `const`.
-  for (const variant of schema.variants) {
-    const resolved = args.ctx.resolve(variant);
-    const property = resolved.kind === 'object' ? resolved.properties.find((p) => p.name === discriminator.propertyName) : undefined;
-    const pinned = property === undefined ? undefined : args.ctx.resolve(property.schema);
-    if (pinned?.kind !== 'string' || pinned.const === undefined) return undefined;
-    cases.push([pinned.const, variant]);
-  }
-  return cases;
+  return cases.length > 0 ? cases : undefined;
 }
 
 function discriminated(args: CheckArgs<UnionSchema>, propertyName: string, cases: [string, Schema][]): string[] {
