@@ -100,3 +100,8 @@ export declare const decoders: {
 export declare const responseValidators: {
     readonly [K in OperationName]: (body: unknown, options?: ValidateOptions) => Issue[];
 };
+export type SchemaName = "BadRequestError" | "DisplayRecipientUser" | "EditHistoryEntry" | "ErrorEnvelope" | "GroupSettingMembers" | "GroupSettingTarget" | "GroupSettingValue" | "InternalError" | "InvitationFailedError" | "Linkifier" | "Message" | "MessageFlagOp" | "MessageHistorySnapshot" | "MethodNotAllowedError" | "NarrowOperand" | "NarrowOperator" | "NarrowTerm" | "NarrowTermObject" | "NotFoundError" | "OwnUser" | "PresenceLegacy" | "PresenceLegacyAggregated" | "PresenceLegacyClient" | "PresenceModern" | "ProfileDataUpdate" | "ProfileDataValue" | "RateLimitError" | "Reaction" | "ReactionDoesNotExistError" | "ReactionType" | "ReportType" | "RequestTooLargeError" | "Role" | "ScheduledMessageType" | "StreamDoesNotExistError" | "Submessage" | "SuccessEnvelope" | "TopicLink" | "TopicsPolicy" | "UnauthorizedError" | "UploadResult";
+/** Checks a value against one named schema of the spec (`components.schemas`). */
+export declare const schemaValidators: {
+    readonly [K in SchemaName]: (value: unknown, options?: ValidateOptions) => Issue[];
+};

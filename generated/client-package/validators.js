@@ -8,7 +8,7 @@ const KEYS_1 = new Set(["result", "msg", "ignored_parameters_unsupported", "api_
 const ENUM_1 = new Set([100, 200, 300, 400, 600]);
 const PARAMETERS_4 = new Set(["invitee_emails", "invite_expires_in_minutes", "invite_as", "stream_ids", "group_ids", "include_realm_default_subscriptions", "notify_referrer_on_join", "welcome_message_custom_text"]);
 const PARAMETERS_5 = new Set(["stream_id", "topic_name"]);
-const PATTERN_1 = new RegExp("^([0-9]+|newest|oldest|first_unread)$", "u");
+const PATTERN_1 = new RegExp("^([0-9]+|newest|oldest|first_unread)$");
 const ENUM_2 = new Set(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
 const PARAMETERS_6 = new Set(["anchor", "include_anchor", "num_before", "num_after", "narrow", "op", "flag"]);
 const KEYS_2 = new Set(["result", "msg", "ignored_parameters_unsupported", "processed_count", "updated_count", "first_processed_id", "last_processed_id", "found_oldest", "found_newest", "ignored_because_not_subscribed_channels"]);
@@ -30,14 +30,15 @@ const PARAMETERS_15 = new Set(["stream_id", "description", "new_name", "is_priva
 const PARAMETERS_16 = new Set(["user_group_id", "add", "delete"]);
 const PARAMETERS_17 = new Set(["file"]);
 const KEYS_9 = new Set(["result", "msg", "ignored_parameters_unsupported", "url", "uri", "filename"]);
-const PATTERN_2 = new RegExp("^[0-9]+$", "u");
+const PATTERN_2 = new RegExp("^[0-9]+$");
 const KEYS_10 = new Set(["result", "msg", "ignored_parameters_unsupported", "user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
 const PARAMETERS_18 = new Set(["status", "last_update_id", "history_limit_days", "ping_only", "new_user_input", "slim_presence"]);
-const PATTERN_3 = new RegExp("^[^@]+@[^@]+$", "u");
+const PATTERN_3 = new RegExp("^[^@]+@[^@]+$");
 const KEYS_11 = new Set(["result", "msg", "ignored_parameters_unsupported", "presence_last_update_id", "server_timestamp", "presences"]);
 const PARAMETERS_19 = new Set(["status_text", "emoji_name", "emoji_code", "reaction_type", "away"]);
 const PARAMETERS_20 = new Set(["user_id", "full_name", "role", "profile_data", "new_email"]);
 const KEYS_12 = new Set(["result", "msg", "code", "errors", "daily_limit_reached", "license_limit_reached", "sent_invitations"]);
+const KEYS_13 = new Set(["user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
 /** Schema BadRequestError. */
 function schemaBadRequestError(v, out, all, strict) {
     if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
@@ -257,6 +258,64 @@ function schemaEditHistoryEntry(v, out, all, strict) {
         if (strict) {
             for (const k1 in o1) {
                 if (!KEYS_4.has(k1)) {
+                    out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+                    if (!all)
+                        return;
+                }
+            }
+        }
+    }
+}
+/** Schema ErrorEnvelope. */
+function schemaErrorEnvelope(v, out, all, strict) {
+    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+        out.push({ path: "", message: "must be an object", rule: "type" });
+        if (!all)
+            return;
+    }
+    else {
+        const o1 = v;
+        const x1 = o1["result"];
+        if (x1 === undefined) {
+            out.push({ path: ".result", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x1 !== "string") {
+            out.push({ path: ".result", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        else if (x1 !== "error") {
+            out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+            if (!all)
+                return;
+        }
+        const x2 = o1["msg"];
+        if (x2 === undefined) {
+            out.push({ path: ".msg", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x2 !== "string") {
+            out.push({ path: ".msg", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x3 = o1["code"];
+        if (x3 === undefined) {
+            out.push({ path: ".code", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x3 !== "string") {
+            out.push({ path: ".code", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        if (strict) {
+            for (const k1 in o1) {
+                if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
                         return;
@@ -1069,6 +1128,19 @@ function schemaMessage(v, out, all, strict) {
         }
     }
 }
+/** Schema MessageFlagOp. */
+function schemaMessageFlagOp(v, out, all, strict) {
+    if (typeof v !== "string") {
+        out.push({ path: "", message: "must be a string", rule: "type" });
+        if (!all)
+            return;
+    }
+    else if (v !== "add" && v !== "remove") {
+        out.push({ path: "", message: "must be one of \"add\", \"remove\"", rule: "enum" });
+        if (!all)
+            return;
+    }
+}
 /** Schema MessageHistorySnapshot. */
 function schemaMessageHistorySnapshot(v, out, all, strict) {
     if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
@@ -1293,6 +1365,19 @@ function schemaNarrowOperand(v, out, all, strict) {
             return;
     }
 }
+/** Schema NarrowOperator. */
+function schemaNarrowOperator(v, out, all, strict) {
+    if (typeof v !== "string") {
+        out.push({ path: "", message: "must be a string", rule: "type" });
+        if (!all)
+            return;
+    }
+    else if (!ENUM_2.has(v)) {
+        out.push({ path: "", message: "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", rule: "enum" });
+        if (!all)
+            return;
+    }
+}
 /** Schema NarrowTerm. */
 function schemaNarrowTerm(v, out, all, strict) {
     if (typeof v === "object" && v !== null && !Array.isArray(v)) {
@@ -1459,6 +1544,233 @@ function schemaNotFoundError(v, out, all, strict) {
             for (const k1 in o1) {
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+                    if (!all)
+                        return;
+                }
+            }
+        }
+    }
+}
+/** Schema OwnUser. */
+function schemaOwnUser(v, out, all, strict) {
+    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+        out.push({ path: "", message: "must be an object", rule: "type" });
+        if (!all)
+            return;
+    }
+    else {
+        const o1 = v;
+        const x1 = o1["user_id"];
+        if (x1 === undefined) {
+            out.push({ path: ".user_id", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+            out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x2 = o1["email"];
+        if (x2 === undefined) {
+            out.push({ path: ".email", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x2 !== "string") {
+            out.push({ path: ".email", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x3 = o1["delivery_email"];
+        if (x3 === undefined) {
+            out.push({ path: ".delivery_email", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x3 !== "string") {
+            out.push({ path: ".delivery_email", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x4 = o1["full_name"];
+        if (x4 === undefined) {
+            out.push({ path: ".full_name", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x4 !== "string") {
+            out.push({ path: ".full_name", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x5 = o1["avatar_url"];
+        if (x5 === undefined) {
+            out.push({ path: ".avatar_url", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x5 !== "string") {
+            out.push({ path: ".avatar_url", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x6 = o1["avatar_version"];
+        if (x6 === undefined) {
+            out.push({ path: ".avatar_version", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (!(typeof x6 === "number" && Number.isInteger(x6))) {
+            out.push({ path: ".avatar_version", message: "must be an integer", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x7 = o1["role"];
+        if (x7 === undefined) {
+            out.push({ path: ".role", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (!(typeof x7 === "number" && Number.isInteger(x7))) {
+            out.push({ path: ".role", message: "must be an integer", rule: "type" });
+            if (!all)
+                return;
+        }
+        else if (!ENUM_1.has(x7)) {
+            out.push({ path: ".role", message: "must be one of 100, 200, 300, 400, 600", rule: "enum" });
+            if (!all)
+                return;
+        }
+        const x8 = o1["is_admin"];
+        if (x8 === undefined) {
+            out.push({ path: ".is_admin", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x8 !== "boolean") {
+            out.push({ path: ".is_admin", message: "must be a boolean", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x9 = o1["is_owner"];
+        if (x9 === undefined) {
+            out.push({ path: ".is_owner", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x9 !== "boolean") {
+            out.push({ path: ".is_owner", message: "must be a boolean", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x10 = o1["is_guest"];
+        if (x10 === undefined) {
+            out.push({ path: ".is_guest", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x10 !== "boolean") {
+            out.push({ path: ".is_guest", message: "must be a boolean", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x11 = o1["is_bot"];
+        if (x11 === undefined) {
+            out.push({ path: ".is_bot", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x11 !== "boolean") {
+            out.push({ path: ".is_bot", message: "must be a boolean", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x12 = o1["is_active"];
+        if (x12 === undefined) {
+            out.push({ path: ".is_active", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x12 !== "boolean") {
+            out.push({ path: ".is_active", message: "must be a boolean", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x13 = o1["is_imported_stub"];
+        if (x13 === undefined) {
+            out.push({ path: ".is_imported_stub", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x13 !== "boolean") {
+            out.push({ path: ".is_imported_stub", message: "must be a boolean", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x14 = o1["timezone"];
+        if (x14 === undefined) {
+            out.push({ path: ".timezone", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x14 !== "string") {
+            out.push({ path: ".timezone", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x15 = o1["date_joined"];
+        if (x15 === undefined) {
+            out.push({ path: ".date_joined", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x15 !== "string") {
+            out.push({ path: ".date_joined", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x16 = o1["max_message_id"];
+        if (x16 === undefined) {
+            out.push({ path: ".max_message_id", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (!(typeof x16 === "number" && Number.isInteger(x16))) {
+            out.push({ path: ".max_message_id", message: "must be an integer", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x17 = o1["profile_data"];
+        if (x17 !== undefined) {
+            if (!(typeof x17 === "object" && x17 !== null && !Array.isArray(x17))) {
+                out.push({ path: ".profile_data", message: "must be an object", rule: "type" });
+                if (!all)
+                    return;
+            }
+            else {
+                const o2 = x17;
+                for (const k1 in o2) {
+                    if (!PATTERN_2.test(k1)) {
+                        out.push({ path: ".profile_data" + keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
+                        if (!all)
+                            return;
+                    }
+                    const x18 = o2[k1];
+                    const n1 = out.length;
+                    schemaProfileDataValue(x18, out, all, strict);
+                    if (out.length !== n1) {
+                        prefixFailures(out, n1, ".profile_data" + keySegment(k1));
+                        if (!all)
+                            return;
+                    }
+                }
+            }
+        }
+        if (strict) {
+            for (const k2 in o1) {
+                if (!KEYS_13.has(k2)) {
+                    out.push({ path: keySegment(k2), message: "is not a known property", rule: "strict" });
                     if (!all)
                         return;
                 }
@@ -1966,6 +2278,32 @@ function schemaReactionDoesNotExistError(v, out, all, strict) {
         }
     }
 }
+/** Schema ReactionType. */
+function schemaReactionType(v, out, all, strict) {
+    if (typeof v !== "string") {
+        out.push({ path: "", message: "must be a string", rule: "type" });
+        if (!all)
+            return;
+    }
+    else if (v !== "unicode_emoji" && v !== "realm_emoji" && v !== "zulip_extra_emoji") {
+        out.push({ path: "", message: "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"", rule: "enum" });
+        if (!all)
+            return;
+    }
+}
+/** Schema ReportType. */
+function schemaReportType(v, out, all, strict) {
+    if (typeof v !== "string") {
+        out.push({ path: "", message: "must be a string", rule: "type" });
+        if (!all)
+            return;
+    }
+    else if (v.length < 2 && codePointLength(v) < 1) {
+        out.push({ path: "", message: "must be at least 1 character", rule: "minLength" });
+        if (!all)
+            return;
+    }
+}
 /** Schema RequestTooLargeError. */
 function schemaRequestTooLargeError(v, out, all, strict) {
     if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
@@ -2027,6 +2365,32 @@ function schemaRequestTooLargeError(v, out, all, strict) {
                 }
             }
         }
+    }
+}
+/** Schema Role. */
+function schemaRole(v, out, all, strict) {
+    if (!(typeof v === "number" && Number.isInteger(v))) {
+        out.push({ path: "", message: "must be an integer", rule: "type" });
+        if (!all)
+            return;
+    }
+    else if (!ENUM_1.has(v)) {
+        out.push({ path: "", message: "must be one of 100, 200, 300, 400, 600", rule: "enum" });
+        if (!all)
+            return;
+    }
+}
+/** Schema ScheduledMessageType. */
+function schemaScheduledMessageType(v, out, all, strict) {
+    if (typeof v !== "string") {
+        out.push({ path: "", message: "must be a string", rule: "type" });
+        if (!all)
+            return;
+    }
+    else if (v !== "direct" && v !== "channel" && v !== "stream" && v !== "private") {
+        out.push({ path: "", message: "must be one of \"direct\", \"channel\", \"stream\", \"private\"", rule: "enum" });
+        if (!all)
+            return;
     }
 }
 /** Schema StreamDoesNotExistError. */
@@ -2178,6 +2542,71 @@ function schemaSubmessage(v, out, all, strict) {
         }
     }
 }
+/** Schema SuccessEnvelope. */
+function schemaSuccessEnvelope(v, out, all, strict) {
+    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+        out.push({ path: "", message: "must be an object", rule: "type" });
+        if (!all)
+            return;
+    }
+    else {
+        const o1 = v;
+        const x1 = o1["result"];
+        if (x1 === undefined) {
+            out.push({ path: ".result", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x1 !== "string") {
+            out.push({ path: ".result", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        else if (x1 !== "success") {
+            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+            if (!all)
+                return;
+        }
+        const x2 = o1["msg"];
+        if (x2 === undefined) {
+            out.push({ path: ".msg", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x2 !== "string") {
+            out.push({ path: ".msg", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x3 = o1["ignored_parameters_unsupported"];
+        if (x3 !== undefined) {
+            if (!Array.isArray(x3)) {
+                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+                if (!all)
+                    return;
+            }
+            else {
+                for (let i1 = 0; i1 < x3.length; i1++) {
+                    const x4 = x3[i1];
+                    if (typeof x4 !== "string") {
+                        out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
+                        if (!all)
+                            return;
+                    }
+                }
+            }
+        }
+        if (strict) {
+            for (const k1 in o1) {
+                if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
+                    out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+                    if (!all)
+                        return;
+                }
+            }
+        }
+    }
+}
 /** Schema TopicLink. */
 function schemaTopicLink(v, out, all, strict) {
     if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
@@ -2218,6 +2647,19 @@ function schemaTopicLink(v, out, all, strict) {
                 }
             }
         }
+    }
+}
+/** Schema TopicsPolicy. */
+function schemaTopicsPolicy(v, out, all, strict) {
+    if (typeof v !== "string") {
+        out.push({ path: "", message: "must be a string", rule: "type" });
+        if (!all)
+            return;
+    }
+    else if (v !== "inherit" && v !== "allow_empty_topic" && v !== "disable_empty_topic" && v !== "empty_topic_only") {
+        out.push({ path: "", message: "must be one of \"inherit\", \"allow_empty_topic\", \"disable_empty_topic\", \"empty_topic_only\"", rule: "enum" });
+        if (!all)
+            return;
     }
 }
 /** Schema UnauthorizedError. */
@@ -2275,6 +2717,59 @@ function schemaUnauthorizedError(v, out, all, strict) {
         if (strict) {
             for (const k1 in o1) {
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
+                    out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+                    if (!all)
+                        return;
+                }
+            }
+        }
+    }
+}
+/** Schema UploadResult. */
+function schemaUploadResult(v, out, all, strict) {
+    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+        out.push({ path: "", message: "must be an object", rule: "type" });
+        if (!all)
+            return;
+    }
+    else {
+        const o1 = v;
+        const x1 = o1["url"];
+        if (x1 === undefined) {
+            out.push({ path: ".url", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x1 !== "string") {
+            out.push({ path: ".url", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x2 = o1["uri"];
+        if (x2 === undefined) {
+            out.push({ path: ".uri", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x2 !== "string") {
+            out.push({ path: ".uri", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        const x3 = o1["filename"];
+        if (x3 === undefined) {
+            out.push({ path: ".filename", message: "is required", rule: "required" });
+            if (!all)
+                return;
+        }
+        else if (typeof x3 !== "string") {
+            out.push({ path: ".filename", message: "must be a string", rule: "type" });
+            if (!all)
+                return;
+        }
+        if (strict) {
+            for (const k1 in o1) {
+                if (k1 !== "url" && k1 !== "uri" && k1 !== "filename") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
                         return;
@@ -5814,4 +6309,48 @@ export const responseValidators = {
     updatePresence: validateUpdatePresenceResponse,
     updateStatus: validateUpdateStatusResponse,
     updateUser: validateUpdateUserResponse,
+};
+/** Checks a value against one named schema of the spec (`components.schemas`). */
+export const schemaValidators = {
+    "BadRequestError": (value, options) => validateWith(schemaBadRequestError, value, options),
+    "DisplayRecipientUser": (value, options) => validateWith(schemaDisplayRecipientUser, value, options),
+    "EditHistoryEntry": (value, options) => validateWith(schemaEditHistoryEntry, value, options),
+    "ErrorEnvelope": (value, options) => validateWith(schemaErrorEnvelope, value, options),
+    "GroupSettingMembers": (value, options) => validateWith(schemaGroupSettingMembers, value, options),
+    "GroupSettingTarget": (value, options) => validateWith(schemaGroupSettingTarget, value, options),
+    "GroupSettingValue": (value, options) => validateWith(schemaGroupSettingValue, value, options),
+    "InternalError": (value, options) => validateWith(schemaInternalError, value, options),
+    "InvitationFailedError": (value, options) => validateWith(schemaInvitationFailedError, value, options),
+    "Linkifier": (value, options) => validateWith(schemaLinkifier, value, options),
+    "Message": (value, options) => validateWith(schemaMessage, value, options),
+    "MessageFlagOp": (value, options) => validateWith(schemaMessageFlagOp, value, options),
+    "MessageHistorySnapshot": (value, options) => validateWith(schemaMessageHistorySnapshot, value, options),
+    "MethodNotAllowedError": (value, options) => validateWith(schemaMethodNotAllowedError, value, options),
+    "NarrowOperand": (value, options) => validateWith(schemaNarrowOperand, value, options),
+    "NarrowOperator": (value, options) => validateWith(schemaNarrowOperator, value, options),
+    "NarrowTerm": (value, options) => validateWith(schemaNarrowTerm, value, options),
+    "NarrowTermObject": (value, options) => validateWith(schemaNarrowTermObject, value, options),
+    "NotFoundError": (value, options) => validateWith(schemaNotFoundError, value, options),
+    "OwnUser": (value, options) => validateWith(schemaOwnUser, value, options),
+    "PresenceLegacy": (value, options) => validateWith(schemaPresenceLegacy, value, options),
+    "PresenceLegacyAggregated": (value, options) => validateWith(schemaPresenceLegacyAggregated, value, options),
+    "PresenceLegacyClient": (value, options) => validateWith(schemaPresenceLegacyClient, value, options),
+    "PresenceModern": (value, options) => validateWith(schemaPresenceModern, value, options),
+    "ProfileDataUpdate": (value, options) => validateWith(schemaProfileDataUpdate, value, options),
+    "ProfileDataValue": (value, options) => validateWith(schemaProfileDataValue, value, options),
+    "RateLimitError": (value, options) => validateWith(schemaRateLimitError, value, options),
+    "Reaction": (value, options) => validateWith(schemaReaction, value, options),
+    "ReactionDoesNotExistError": (value, options) => validateWith(schemaReactionDoesNotExistError, value, options),
+    "ReactionType": (value, options) => validateWith(schemaReactionType, value, options),
+    "ReportType": (value, options) => validateWith(schemaReportType, value, options),
+    "RequestTooLargeError": (value, options) => validateWith(schemaRequestTooLargeError, value, options),
+    "Role": (value, options) => validateWith(schemaRole, value, options),
+    "ScheduledMessageType": (value, options) => validateWith(schemaScheduledMessageType, value, options),
+    "StreamDoesNotExistError": (value, options) => validateWith(schemaStreamDoesNotExistError, value, options),
+    "Submessage": (value, options) => validateWith(schemaSubmessage, value, options),
+    "SuccessEnvelope": (value, options) => validateWith(schemaSuccessEnvelope, value, options),
+    "TopicLink": (value, options) => validateWith(schemaTopicLink, value, options),
+    "TopicsPolicy": (value, options) => validateWith(schemaTopicsPolicy, value, options),
+    "UnauthorizedError": (value, options) => validateWith(schemaUnauthorizedError, value, options),
+    "UploadResult": (value, options) => validateWith(schemaUploadResult, value, options),
 };
