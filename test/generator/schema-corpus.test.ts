@@ -13,6 +13,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
 import { loadSpec, type LoadedSpec } from '../../generator/load/index.js';
 import { buildModel } from '../../generator/model/build.js';
 import { patternFlags } from '../../generator/model/schema.js';
@@ -89,6 +90,8 @@ describe.each(FAMILIES)('schema family %s', (name) => {
       command: 'npm run generate',
       readExisting: () => undefined,
       report: () => {},
+      options: DEFAULT_TARGET_OPTIONS,
+      filesOf: async () => [],
     });
     await expect(types!.contents).toMatchFileSnapshot(join(golden, 'types.ts'));
   });
