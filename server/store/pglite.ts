@@ -1,30 +1,106 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import { rethrowDataError, withSavepoint, type Db, type DbHandle, type QueryResult } from './db.js';
 import { Mutex } from './mutex.js';
 
 export interface PgliteOptions {
   /** Directory of the database files; null keeps everything in memory. */
   dataDir: string | null;
+  /**
+   * Refuse, instead of waiting forever, when code inside a transaction uses
+   * the outer handle. Costs an AsyncLocalStorage (promise hooks for the whole
+   * process), so tests turn it on and the server does not.
+   */
+  checkHandleUse?: boolean;
+}
+
+type BackendMessage = Parameters<typeof parse.parseResults>[0][number];
+
+/** A statement prepared once under a name: its parameter types choose each value's text form. */
+interface Prepared {
+  name: string;
+  paramTypes: number[];
+}
+
+// Named statements live as long as the database; past this many distinct texts, statements are no longer kept.
+const MAX_PREPARED = 2000;
+// Transaction control goes through the simple protocol: no parameters, nothing to prepare.
+const CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 /**
  * Embedded PostgreSQL. PGlite has one connection, so every top-level query
- * and every transaction takes one lock in arrival order: two requests never
- * interleave statements inside one transaction.
+ * and every transaction takes one lock (ours) in arrival order: two requests
+ * never interleave statements inside one transaction. Below the lock we talk
+ * to PGlite through its wire-protocol entry point, which takes no lock of
+ * its own: each statement is parsed once under a name, and each later call
+ * is one round trip into WASM (Bind, Describe, Execute, Sync in one message),
+ * where `PGlite.query` makes six.
+ *
+ * Inside `transaction(fn)`, use only the handle `fn` receives: the outer
+ * handle would wait for the lock the transaction holds (`checkHandleUse`
+ * turns that mistake into an error).
  */
 export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
   if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
   const pg = options.dataDir === null ? await PGlite.create() : await PGlite.create(options.dataDir);
   const lock = new Mutex();
-  // Marks code running inside one of this database's transactions, where the
-  // outer handle would wait for its own lock forever.
-  const inTransaction = new AsyncLocalStorage<true>();
+  const prepared = new Map<string, Prepared>();
+  const { serialize } = protocol;
+
+  const send = async (message: Uint8Array): Promise<BackendMessage[]> =>
+    (await pg.execProtocol(message).catch(rethrowDataError)).messages as BackendMessage[];
+
+  const prepare = async (sql: string): Promise<Prepared> => {
+    const name = `s${prepared.size + 1}`;
+    const messages = await send(concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]));
+    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
+    prepared.set(sql, statement);
+    return statement;
+  };
+
+  const result = <T>(messages: BackendMessage[]): QueryResult<T> => {
+    const [first] = parse.parseResults(messages, pg.parsers);
+    const rows = (first?.rows ?? []) as T[];
+    return { rows, rowCount: Math.max(rows.length, first?.affectedRows ?? 0) };
+  };
 
   const run = async <T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
-    const result = await pg.query<T>(sql, params ? [...params] : undefined).catch(rethrowDataError);
-    return { rows: result.rows, rowCount: Math.max(result.rows.length, result.affectedRows ?? 0) };
+    if (!params?.length && CONTROL.test(sql)) return result<T>(await send(serialize.query(sql)));
+    let statement = prepared.get(sql);
+    if (!statement) {
+      if (prepared.size >= MAX_PREPARED) {
+        const fallback = await pg.query<T>(sql, params ? [...params] : undefined).catch(rethrowDataError);
+        return { rows: fallback.rows, rowCount: Math.max(fallback.rows.length, fallback.affectedRows ?? 0) };
+      }
+      statement = await prepare(sql);
+    }
+    // The text forms PGlite.query itself sends for these types.
+    const values = (params ?? []).map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const serializer = pg.serializers[statement.paramTypes[i]!];
+      return serializer ? (serializer(value) as string) : String(value);
+    });
+    const messages = await send(
+      concat([serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+    );
+    return result<T>(messages);
+  };
+
+  // Marks code running inside one of this database's transactions (checkHandleUse only).
+  const inTransaction = options.checkHandleUse ? new AsyncLocalStorage<true>() : null;
+  const guard = (): void => {
+    if (inTransaction?.getStore()) throw new Error('database used directly inside its own transaction: use the transaction handle');
   };
 
   const tx: Db = {
@@ -34,12 +110,6 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
       await pg.exec(sql);
     },
     transaction: (fn) => withSavepoint(tx, fn),
-  };
-
-  const guard = (): void => {
-    if (inTransaction.getStore()) {
-      throw new Error('database used directly inside its own transaction: use the transaction handle');
-    }
   };
 
   return {
@@ -54,33 +124,24 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
     },
     transaction: <T>(fn: (tx: Db) => Promise<T>) => {
       guard();
-      return lock.run(() =>
-        inTransaction.run(true, async () => {
-          await pg.query('BEGIN');
-          let result: T;
-          try {
-            result = await fn(tx);
-          } catch (error) {
-            await pg.query('ROLLBACK');
-            throw error;
-          }
-          await commit(pg);
-          return result;
-        }),
-      );
+      return lock.run(async () => {
+        await run('BEGIN');
+        let value: T;
+        try {
+          value = await (inTransaction ? inTransaction.run(true, () => fn(tx)) : fn(tx));
+        } catch (error) {
+          await run('ROLLBACK');
+          throw error;
+        }
+        // COMMIT of a transaction with a failed statement answers ROLLBACK.
+        const committed = await send(serialize.query('COMMIT'));
+        if (committed.some((m) => m.name === 'commandComplete' && (m as { text?: string }).text === 'ROLLBACK')) {
+          throw new Error('transaction aborted by an earlier error and rolled back');
+        }
+        return value;
+      });
     },
     close: () => lock.run(() => pg.close()),
   };
 }
 
-async function commit(pg: PGlite): Promise<void> {
-  try {
-    // PostgreSQL answers COMMIT of an aborted transaction with a silent
-    // ROLLBACK, which PGlite does not report: probe for that state first.
-    await pg.query('SELECT 1');
-    await pg.query('COMMIT');
-  } catch (error) {
-    await pg.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
-}

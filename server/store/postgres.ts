@@ -17,6 +17,10 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
+// Past this many distinct statement texts, new ones are no longer prepared (narrows build their SQL).
+const MAX_PREPARED = 2000;
+const CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
+
 export interface PostgresOptions {
   url: string;
   /** Pool size; default 10. */
@@ -31,8 +35,17 @@ export async function openPostgres(options: PostgresOptions): Promise<DbHandle> 
   // Fail at startup, not on the first request, when the server is unreachable.
   (await pool.connect()).release();
 
+  // Every statement but transaction control is prepared under a name; each
+  // pooled connection parses and plans it once and reuses it from then on.
+  const names = new Map<string, string>();
+  const statement = (sql: string, params?: readonly unknown[]): pg.QueryConfig => {
+    if (CONTROL.test(sql)) return { text: sql, ...(params?.length && { values: [...params] }) };
+    let name = names.get(sql);
+    if (name === undefined && names.size < MAX_PREPARED) names.set(sql, (name = `s${names.size + 1}`));
+    return { text: sql, values: params ? [...params] : [], ...(name !== undefined && { name }) };
+  };
   const queryOn = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
-    const result = await client.query(sql, params ? [...params] : undefined).catch(rethrowDataError);
+    const result = await client.query(statement(sql, params)).catch(rethrowDataError);
     return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
   };
 

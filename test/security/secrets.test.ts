@@ -74,7 +74,7 @@ describe('secrets stay out of logs and responses', () => {
     });
     uploadDir = config.uploadDir;
     mkdirSync(uploadDir, { recursive: true });
-    db = await openPglite({ dataDir: null });
+    db = await openPglite({ dataDir: null, checkHandleUse: true });
     await migrate(db);
     const secret = loadServerSecret(config);
     logins = (await seedDemoIfEmpty(db, { password: PASSWORD, secret, videoChatProvider: config.videoCall.provider }))!;

@@ -10,7 +10,7 @@ const handles: Record<string, DbHandle> = {};
 
 beforeAll(async () => {
   server = await startPostgres();
-  [handles.pglite, handles.postgres] = await Promise.all([openPglite({ dataDir: null }), openPostgres({ url: server.url })]);
+  [handles.pglite, handles.postgres] = await Promise.all([openPglite({ dataDir: null, checkHandleUse: true }), openPostgres({ url: server.url })]);
 });
 
 afterAll(async () => {

@@ -31,7 +31,7 @@ async function prepare(db: DbHandle): Promise<void> {
 
 beforeAll(async () => {
   server = await startPostgres();
-  [postgres, pglite] = await Promise.all([openPostgres({ url: server.url }), openPglite({ dataDir: null })]);
+  [postgres, pglite] = await Promise.all([openPostgres({ url: server.url }), openPglite({ dataDir: null, checkHandleUse: true })]);
   await Promise.all([prepare(postgres), prepare(pglite)]);
 });
 

@@ -29,7 +29,7 @@ const seeded: Record<string, { db: DbHandle; logins: DemoLogin[] }> = {};
 beforeAll(async () => {
   server = await startPostgres();
   for (const [name, db] of [
-    ['pglite', await openPglite({ dataDir: null })],
+    ['pglite', await openPglite({ dataDir: null, checkHandleUse: true })],
     ['postgres', await openPostgres({ url: server.url })],
   ] as const) {
     await migrate(db);

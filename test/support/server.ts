@@ -64,7 +64,7 @@ export async function startTestServer(driver: Driver, options: TestServerOptions
     pg = await startPostgres();
     db = await openPostgres({ url: pg.url });
   } else {
-    db = await openPglite({ dataDir: null });
+    db = await openPglite({ dataDir: null, checkHandleUse: true });
   }
   await migrate(db);
   const secret = loadServerSecret(config);
