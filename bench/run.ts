@@ -5,6 +5,7 @@
  *
  *   npm run bench -- --only generation,validators,client,server
  *   npm run bench -- --factors 1,10 --runs 3 --cap-seconds 300
+ *   npm run bench -- --only server --server-sets pglite,postgres
  *
  * The peers and load tools live in bench/package.json, installed here on
  * first use, so the project's own install stays lean.
@@ -36,6 +37,7 @@ const { values: args } = parseArgs({
     factors: { type: 'string', default: '1,10,100' },
     runs: { type: 'string' },
     'cap-seconds': { type: 'string', default: '300' },
+    'server-sets': { type: 'string', default: 'bindings,pglite,postgres' },
   },
 });
 const sections = new Set(args.only.split(','));
@@ -176,14 +178,23 @@ try {
 
 if (sections.has('server')) {
   const { benchServers } = await import('./server.js');
-  const rows = await benchServers({ sets: ['bindings', 'pglite', 'postgres'], rounds: 3, seconds: 4, log });
+  const rows = await benchServers({ sets: args['server-sets'].split(','), rounds: 3, seconds: 4, log });
   results.server = rows;
   console.log('\n## Server: autocannon, 10 connections, loopback, 3 rounds of 4 s per side (medians)\n');
   console.log('`bindings`: the generated bindings (auth, decoding, envelope) in front of handlers that do no I/O (server/mock.ts). Slowdown: bare req/s over ours in the same round (target for bindings: at most 1.20).\n');
   console.log(
     table(
-      ['server', 'request', 'req/s', 'p99', 'bare Fastify req/s', 'bare p99', 'slowdown vs bare'],
-      rows.map((r) => [r.set, r.case, fmt.int(r.requestsPerSec), `${r.p99Ms} ms`, fmt.int(r.bareRequestsPerSec), `${r.bareP99Ms} ms`, fmt.ratio(r.slowdown)]),
+      ['server', 'request', 'req/s', 'p99', 'bare Fastify req/s', 'bare p99', 'slowdown vs bare', 'statements / request'],
+      rows.map((r) => [
+        r.set,
+        r.case,
+        fmt.int(r.requestsPerSec),
+        `${r.p99Ms} ms`,
+        fmt.int(r.bareRequestsPerSec),
+        `${r.bareP99Ms} ms`,
+        fmt.ratio(r.slowdown),
+        r.statements === null ? '-' : String(r.statements),
+      ]),
     ),
   );
 }

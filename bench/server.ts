@@ -20,6 +20,8 @@ export interface ServerRow {
   bareP99Ms: number;
   /** Median per-round (bare req/s over subject req/s): 1.25 means the subject is 25% slower than the bare route. */
   slowdown: number;
+  /** Database statements per request (BEGIN and COMMIT included); null for the mock. */
+  statements: number | null;
 }
 
 interface Load {
@@ -95,6 +97,7 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
           bareRequestsPerSec: median(bare.map((l) => l.requestsPerSec)),
           bareP99Ms: median(bare.map((l) => l.p99Ms)),
           slowdown: median(subject.map((l, i) => bare[i]!.requestsPerSec / l.requestsPerSec)),
+          statements: c.statements ?? null,
         });
       }
     } finally {

@@ -14,6 +14,7 @@ import { reportFeatureLevel } from './http/feature-level.js';
 import { withSafeRequestLog } from './http/request-log.js';
 import type { Services } from './services.js';
 import { registerUploads } from './uploads/index.js';
+import { SharedCache } from './store/cache.js';
 import type { Db } from './store/db.js';
 import type { UserRow } from './store/rows.js';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
@@ -36,13 +37,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     config: options.config,
     secret: options.secret,
     featureLevel: options.featureLevel,
+    cache: new SharedCache(),
     now: options.now ?? (() => Math.floor(Date.now() / 1000)),
   };
   app.decorate('services', services);
   reportFeatureLevel(app, options.featureLevel);
   await registerRoutes<UserRow>(app, {
     handlers,
-    authenticate: (email, apiKey) => authenticate(options.db, email, apiKey),
+    authenticate: (email, apiKey) => authenticate(options.db, email, apiKey, services.cache),
     validateResponses: options.validateResponses ?? false,
   });
   await registerDocs(app);

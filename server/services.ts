@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config.js';
+import type { SharedCache } from './store/cache.js';
 import type { Db } from './store/db.js';
 import type { UserRow } from './store/rows.js';
 
@@ -16,6 +17,8 @@ export interface Services {
   secret: Buffer;
   /** The feature level this server reports and implements. */
   featureLevel: number;
+  /** Organization settings and linkifiers, current within authenticated requests (store/cache.ts). */
+  cache: SharedCache;
   /** Current UNIX time in seconds; tests move it. */
   now(): number;
 }

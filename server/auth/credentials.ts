@@ -6,6 +6,7 @@ import {
   recordFailedLoginAttempt,
   type LoginAttempt,
 } from '../store/failed-logins.js';
+import type { SharedCache } from '../store/cache.js';
 import type { UserRow } from '../store/rows.js';
 import { recordLogin, USER_COLUMNS } from '../store/users.js';
 import { apiKeyMatchesHash, generateApiKey, hashApiKey } from './api-keys.js';
@@ -38,17 +39,20 @@ const ABSENT_KEY_HASH = hashApiKey('');
 /**
  * The active user owning this email and API key, or null. Hashing and
  * comparison take the same time whatever the key, and whether or not the
- * email exists.
+ * email exists. The same statement reads the database's cache version for
+ * `cache`, so what it holds is current for the rest of the request.
  */
-export async function authenticate(db: Db, email: string, apiKey: string): Promise<UserRow | null> {
-  const { rows } = await db.query<UserRow & { api_key_hash: string }>(
-    `SELECT ${USER_COLUMNS}, api_key_hash FROM users WHERE lower(email) = lower($1)`,
+export async function authenticate(db: Db, email: string, apiKey: string, cache?: SharedCache): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow & { api_key_hash: string; cache_version: number }>(
+    `SELECT ${USER_COLUMNS}, api_key_hash, (SELECT version FROM cache_version WHERE id = 1) AS cache_version
+     FROM users WHERE lower(email) = lower($1)`,
     [email],
   );
   const row = rows[0];
   const matches = apiKeyMatchesHash(apiKey, row?.api_key_hash ?? ABSENT_KEY_HASH);
+  if (row) cache?.observe(row.cache_version);
   if (!row || !matches || !row.is_active) return null;
-  const { api_key_hash: _hash, ...user } = row;
+  const { api_key_hash: _hash, cache_version: _version, ...user } = row;
   return user;
 }
 

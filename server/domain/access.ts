@@ -21,7 +21,7 @@ import { ApiError } from '../errors.js';
 import { getChannel } from '../store/channels.js';
 import type { Db } from '../store/db.js';
 import { isUserInGroup } from '../store/groups.js';
-import { getMessage } from '../store/messages.js';
+import { getMessage, type MessageForViewer } from '../store/messages.js';
 import type { ChannelRow, MessageRow, UserRow } from '../store/rows.js';
 import { isAdmin, isGuest } from './roles.js';
 
@@ -100,6 +100,22 @@ export async function canAccessMessage(db: Db, user: Caller, message: MessageRow
   if (!sub?.active) return false;
   if (channel.history_public_to_subscribers) return true;
   return sub.created_at <= message.sent_at || (await hasCopy(db, user.id, message.id));
+}
+
+/**
+ * canAccessMessage over what messageForViewer read in one statement (the
+ * same rules, no further queries).
+ */
+export function canAccessViewedMessage(user: Caller, message: MessageForViewer): boolean {
+  if (message.type === 'private') return message.participants!.some((participant) => participant.id === user.id);
+  const channel = message.channel;
+  if (!channel) return false;
+  if (channel.is_web_public) return true;
+  if (!channel.is_private && !isGuest(user)) return true;
+  const sub = message.subscription;
+  if (!sub?.active) return false;
+  if (channel.history_public_to_subscribers) return true;
+  return sub.created_at <= message.sent_at || message.flags !== null;
 }
 
 /** The message, if it exists and the user may read it; otherwise the seed's single answer for both cases. */

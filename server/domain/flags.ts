@@ -9,7 +9,6 @@
  */
 import { ApiError } from '../errors.js';
 import type { Db } from '../store/db.js';
-import { setFlag } from '../store/messages.js';
 import type { MessageFlag } from '../store/rows.js';
 import { MAX_ID, SqlParams } from './narrow.js';
 
@@ -41,7 +40,7 @@ export function rangeParams(userId: number, isGuest: boolean): SqlParams {
   return new SqlParams([userId, isGuest]);
 }
 
-export interface RangeRequest {
+export interface RangeUpdate {
   /** SQL over `m` and `um`, with its parameters in `params` (from rangeParams, then narrow.ts). */
   condition: string;
   params: SqlParams;
@@ -49,12 +48,22 @@ export interface RangeRequest {
   includeAnchor: boolean;
   numBefore: number;
   numAfter: number;
+  flag: EditableFlag;
+  /** Set (true) or clear the flag. */
+  present: boolean;
+  /** Leave messages of channels the caller is not actively subscribed to alone, and list those channels. */
+  skipUnsubscribed: boolean;
 }
 
-export interface Range {
+export interface RangeUpdateResult {
+  /** The range, oldest first. */
   ids: number[];
   foundOldest: boolean;
   foundNewest: boolean;
+  /** Rows whose flag actually changed. */
+  updatedCount: number;
+  /** With skipUnsubscribed: the channels left alone, ascending. */
+  otherChannels: number[];
 }
 
 /**
@@ -70,77 +79,69 @@ const ACCESSIBLE = `
   WHERE um.user_id = $1
     AND (m.type = 'private' OR c.is_web_public OR (NOT c.is_private AND NOT $2) OR COALESCE(s.active, false))`;
 
-/** Ids of candidate rows matching the narrow and `extra` (which may add parameters), in `order`. */
-async function select(
-  db: Db,
-  request: RangeRequest,
-  extra: (params: SqlParams) => string,
-  order: 'ASC' | 'DESC',
-  limit: number,
-): Promise<number[]> {
-  const params = new SqlParams(request.params.values);
-  const sql = `SELECT m.id ${ACCESSIBLE} AND (${request.condition}) AND ${extra(params)}
-    ORDER BY m.id ${order} LIMIT ${params.add(limit)}`;
-  return (await db.query<{ id: number }>(sql, params.values)).rows.map((row) => row.id);
-}
-
-async function anchorId(db: Db, request: RangeRequest): Promise<number | null> {
+/**
+ * Finds the range of matching messages around the anchor and sets or clears
+ * the flag on it, in one statement (so atomically). A keyword anchor
+ * resolves to a message (the oldest, newest or first unread match), which is
+ * then the range's anchor like an explicit ID; one extra row on each side
+ * tells whether that side was exhausted.
+ */
+export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise<RangeUpdateResult> {
+  const p = new SqlParams(request.params.values);
+  const matches = (extra: string, order: 'ASC' | 'DESC', limit: string) =>
+    `SELECT m.id ${ACCESSIBLE} AND (${request.condition}) AND ${extra} ORDER BY m.id ${order} LIMIT ${limit}`;
   const anchor = request.anchor;
-  if (typeof anchor === 'object') return anchor.id;
-  if (anchor === 'first_unread') {
-    const [unread] = await select(db, request, () => `NOT ('read' = ANY (um.flags))`, 'ASC', 1);
-    if (unread !== undefined) return unread;
-  }
-  const [edge] = await select(db, request, () => 'true', anchor === 'oldest' ? 'ASC' : 'DESC', 1);
-  return edge ?? null;
-}
-
-/**
- * The range of matching messages around the anchor, oldest first. A keyword
- * anchor resolves to a message (the oldest, newest or first unread match),
- * which is then the range's anchor like an explicit ID.
- */
-export async function findRange(db: Db, request: RangeRequest): Promise<Range> {
-  const anchor = await anchorId(db, request);
-  if (anchor === null) return { ids: [], foundOldest: true, foundNewest: true };
-  // One extra row on each side tells whether that side was exhausted.
-  const before = await select(db, request, (p) => `m.id < ${p.add(anchor)}`, 'DESC', request.numBefore + 1);
-  const after = await select(db, request, (p) => `m.id > ${p.add(anchor)}`, 'ASC', request.numAfter + 1);
-  const self = request.includeAnchor ? await select(db, request, (p) => `m.id = ${p.add(anchor)}`, 'ASC', 1) : [];
+  const anchorSql =
+    typeof anchor === 'object'
+      ? `${p.add(anchor.id)}::integer`
+      : anchor === 'first_unread'
+        ? `COALESCE((${matches(`NOT ('read' = ANY (um.flags))`, 'ASC', '1')}), (${matches('true', 'DESC', '1')}))`
+        : `(${matches('true', anchor === 'oldest' ? 'ASC' : 'DESC', '1')})`;
+  const numBefore = p.add(request.numBefore);
+  const numAfter = p.add(request.numAfter);
+  const includeAnchor = p.add(request.includeAnchor);
+  const flag = p.add(request.flag);
+  const skip = p.add(request.skipUnsubscribed);
+  const change = request.present
+    ? `flags = array_append(flags, ${flag}::text) WHERE NOT (${flag}::text = ANY (flags))`
+    : `flags = array_remove(flags, ${flag}::text) WHERE ${flag}::text = ANY (flags)`;
+  const sql = `WITH anchor AS MATERIALIZED (SELECT ${anchorSql} AS id),
+    before AS MATERIALIZED (${matches('m.id < (SELECT id FROM anchor)', 'DESC', `${numBefore}::integer + 1`)}),
+    after AS MATERIALIZED (${matches('m.id > (SELECT id FROM anchor)', 'ASC', `${numAfter}::integer + 1`)}),
+    self AS MATERIALIZED (${matches(`m.id = (SELECT id FROM anchor) AND ${includeAnchor}::boolean`, 'ASC', '1')}),
+    range AS MATERIALIZED (
+      (SELECT id FROM before ORDER BY id DESC LIMIT ${numBefore}::integer)
+      UNION ALL (SELECT id FROM self)
+      UNION ALL (SELECT id FROM after ORDER BY id ASC LIMIT ${numAfter}::integer)),
+    target AS MATERIALIZED (
+      SELECT m.id, m.channel_id, m.channel_id IS NULL OR EXISTS (
+        SELECT 1 FROM subscriptions s WHERE s.user_id = $1 AND s.channel_id = m.channel_id AND s.active
+      ) AS subscribed
+      FROM messages m WHERE m.id IN (SELECT id FROM range)),
+    changed AS (
+      UPDATE user_messages SET ${change}
+        AND user_id = $1 AND message_id IN (SELECT id FROM target WHERE subscribed OR NOT ${skip}::boolean)
+      RETURNING 1)
+    SELECT (SELECT array_agg(id ORDER BY id) FROM range) AS ids,
+      (SELECT count(*)::integer FROM before) AS before_count,
+      (SELECT count(*)::integer FROM after) AS after_count,
+      (SELECT array_agg(DISTINCT channel_id ORDER BY channel_id) FROM target WHERE NOT subscribed) AS other_channels,
+      (SELECT count(*)::integer FROM changed) AS updated_count`;
+  const { rows } = await db.query<{
+    ids: number[] | null;
+    before_count: number;
+    after_count: number;
+    other_channels: number[] | null;
+    updated_count: number;
+  }>(sql, p.values);
+  const row = rows[0]!;
   return {
-    ids: [...before.slice(0, request.numBefore).reverse(), ...self, ...after.slice(0, request.numAfter)],
-    foundOldest: before.length <= request.numBefore,
-    foundNewest: after.length <= request.numAfter,
+    ids: row.ids ?? [],
+    foundOldest: row.before_count <= request.numBefore,
+    foundNewest: row.after_count <= request.numAfter,
+    updatedCount: row.updated_count,
+    otherChannels: row.other_channels ?? [],
   };
-}
-
-/**
- * Splits messages into those in channels the user is actively subscribed to
- * (and direct messages) and the ids of the other channels, ascending.
- */
-export async function splitBySubscription(
-  db: Db,
-  userId: number,
-  messageIds: readonly number[],
-): Promise<{ subscribedIds: number[]; otherChannels: number[] }> {
-  const { rows } = await db.query<{ id: number; channel_id: number | null; subscribed: boolean }>(
-    `SELECT m.id, m.channel_id,
-       m.channel_id IS NULL OR EXISTS (
-         SELECT 1 FROM subscriptions s WHERE s.user_id = $1 AND s.channel_id = m.channel_id AND s.active
-       ) AS subscribed
-     FROM messages m WHERE m.id = ANY ($2::integer[]) ORDER BY m.id`,
-    [userId, messageIds],
-  );
-  const others = new Set(rows.filter((row) => !row.subscribed).map((row) => row.channel_id!));
-  return {
-    subscribedIds: rows.filter((row) => row.subscribed).map((row) => row.id),
-    otherChannels: [...others].sort((a, b) => a - b),
-  };
-}
-
-/** Sets or clears the flag on the messages; returns how many actually changed. */
-export async function applyFlag(db: Db, userId: number, messageIds: readonly number[], flag: EditableFlag, present: boolean): Promise<number> {
-  return messageIds.length === 0 ? 0 : setFlag(db, userId, messageIds, flag, present);
 }
 
 /** Marks the user's unread messages in one topic of a channel read (topic compared case-insensitively); returns how many. */

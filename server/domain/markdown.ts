@@ -39,7 +39,7 @@ function toJsPattern(pattern: string): string {
 }
 
 /** Compiles the usable linkifiers; a pattern or template that does not compile is skipped, not fatal. */
-function compile(linkifiers: RenderOptions['linkifiers']): CompiledLinkifier[] {
+function compileAll(linkifiers: RenderOptions['linkifiers']): CompiledLinkifier[] {
   const compiled: CompiledLinkifier[] = [];
   for (const linkifier of linkifiers) {
     try {
@@ -109,9 +109,25 @@ function renderer(linkifiers: CompiledLinkifier[]): Renderer {
   return md;
 }
 
+interface Compiled {
+  linkifiers: CompiledLinkifier[];
+  renderer?: Renderer;
+}
+
+// Compiled forms by linkifier list: the shared cache (store/cache.ts) hands out the same array until the linkifiers change.
+const compiledLists = new WeakMap<RenderOptions['linkifiers'], Compiled>();
+
+function compile(linkifiers: RenderOptions['linkifiers']): Compiled {
+  let compiled = compiledLists.get(linkifiers);
+  if (!compiled) compiledLists.set(linkifiers, (compiled = { linkifiers: compileAll(linkifiers) }));
+  return compiled;
+}
+
 /** HTML of `content`, without the trailing newline markdown-it leaves. */
 export function renderMarkdown(content: string, options: RenderOptions): string {
-  return renderer(compile(options.linkifiers)).render(content).replace(/\n$/, '');
+  const compiled = compile(options.linkifiers);
+  compiled.renderer ??= renderer(compiled.linkifiers);
+  return compiled.renderer.render(content).replace(/\n$/, '');
 }
 
 // Plain URLs in topics are links too, as in message content.
@@ -119,7 +135,7 @@ const urlFinder = new MarkdownIt({ linkify: true }).linkify;
 
 /** Links in a topic: plain URLs and linkifier matches, in text order. */
 export function topicLinks(topic: string, linkifiers: RenderOptions['linkifiers']): { text: string; url: string }[] {
-  const matches: Match[] = linkifierMatches(topic, compile(linkifiers));
+  const matches: Match[] = linkifierMatches(topic, compile(linkifiers).linkifiers);
   for (const found of urlFinder.match(topic) ?? []) {
     if (matches.some((match) => found.index < match.end && match.start < found.lastIndex)) continue;
     matches.push({ start: found.index, end: found.lastIndex, text: found.raw, url: found.url });

@@ -5,13 +5,8 @@
  */
 import { diffArrays } from 'diff';
 import type { components } from '../../generated/types.js';
-import { getChannel } from '../store/channels.js';
-import type { Db } from '../store/db.js';
-import { messageEdits, messageReactions, messageSubmessages, userMessageFlags } from '../store/messages.js';
-import { listLinkifiers } from '../store/realm.js';
-import { recipientMemberIds } from '../store/recipients.js';
-import type { MessageEditRow, MessageRow, RealmRow, UserRow } from '../store/rows.js';
-import { getUserById, getUsersByIds } from '../store/users.js';
+import type { MessageForViewer } from '../store/messages.js';
+import type { LinkifierRow, MessageEditRow, MessageRow, RealmRow } from '../store/rows.js';
 import { avatarUrl } from './users.js';
 import { topicLinks } from './markdown.js';
 import { topicForResponse } from './topics.js';
@@ -47,8 +42,8 @@ function latest(edits: MessageEditRow[], matches: (edit: MessageEditRow) => bool
  * channel history) shows as read and historical; `wildcard_mentioned` is
  * derived from the two specific wildcard flags.
  */
-async function flagsFor(db: Db, userId: number, messageId: number): Promise<string[]> {
-  const flags: string[] = (await userMessageFlags(db, userId, messageId)) ?? ['read', 'historical'];
+function flagsFor(stored: readonly string[] | null): string[] {
+  const flags: string[] = stored ? [...stored] : ['read', 'historical'];
   if (flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned')) flags.push('wildcard_mentioned');
   return flags;
 }
@@ -70,46 +65,44 @@ function editHistoryEntry(edit: MessageEditRow, realm: RealmRow, allowEmptyTopic
   return entry;
 }
 
-async function displayRecipient(db: Db, message: MessageRow): Promise<Message['display_recipient']> {
-  if (message.type === 'stream') return (await getChannel(db, message.channel_id!))!.name;
-  const users = await getUsersByIds(db, await recipientMemberIds(db, message.recipient_id));
-  return users.map((user) => ({ id: user.id, email: user.email, full_name: user.full_name, is_mirror_dummy: false }));
-}
-
-/** The Message record of the spec, as `caller` sees it. */
-export async function messageRecord(
-  db: Db,
-  caller: Pick<UserRow, 'id'>,
-  message: MessageRow,
+/**
+ * The Message record of the spec, as the caller `messageForViewer` read it
+ * for sees it (its flags), from that one row plus the cached organization
+ * and linkifiers.
+ */
+export function messageRecord(
+  message: MessageForViewer,
   realm: RealmRow,
+  linkifiers: readonly Pick<LinkifierRow, 'pattern' | 'url_template'>[],
   view: MessageView,
-): Promise<Message> {
-  const sender = (await getUserById(db, message.sender_id))!;
-  const edits = await messageEdits(db, message.id);
+): Message {
+  const edits = message.edits;
   const isChannel = message.type === 'stream';
   const record: Message = {
     id: message.id,
     type: message.type,
-    sender_id: sender.id,
-    sender_email: sender.email,
-    sender_full_name: sender.full_name,
+    sender_id: message.sender_id,
+    sender_email: message.sender_email,
+    sender_full_name: message.sender_full_name,
     sender_realm_str: realm.string_id,
-    avatar_url: avatarUrl(sender),
+    avatar_url: avatarUrl({ email: message.sender_email, avatar_version: message.sender_avatar_version }),
     client: message.client,
     content: view.applyMarkdown ? message.rendered_content : message.content,
     content_type: view.applyMarkdown ? 'text/html' : 'text/x-markdown',
-    display_recipient: await displayRecipient(db, message),
+    display_recipient: isChannel
+      ? message.channel!.name
+      : message.participants!.map((user) => ({ id: user.id, email: user.email, full_name: user.full_name, is_mirror_dummy: false })),
     recipient_id: message.recipient_id,
     subject: isChannel ? topicForResponse(message.topic, realm, view.allowEmptyTopicName) : '',
-    topic_links: isChannel ? topicLinks(message.topic, await listLinkifiers(db)) : [],
+    topic_links: isChannel ? topicLinks(message.topic, linkifiers) : [],
     is_me_message: message.is_me_message,
-    reactions: (await messageReactions(db, message.id)).map((reaction) => ({
+    reactions: message.reactions.map((reaction) => ({
       emoji_name: reaction.emoji_name,
       emoji_code: reaction.emoji_code,
       reaction_type: reaction.reaction_type,
       user_id: reaction.user_id,
     })),
-    submessages: (await messageSubmessages(db, message.id)).map((submessage) => ({
+    submessages: message.submessages.map((submessage) => ({
       id: submessage.id,
       message_id: submessage.message_id,
       sender_id: submessage.sender_id,
@@ -117,7 +110,7 @@ export async function messageRecord(
       content: submessage.content,
     })),
     timestamp: message.sent_at,
-    flags: await flagsFor(db, caller.id, message.id),
+    flags: flagsFor(message.flags),
   };
   if (isChannel) record.stream_id = message.channel_id!;
   const lastEdit = latest(edits, (edit) => edit.prev_content !== null);

@@ -7,11 +7,10 @@ import type { HandlerResult } from '../../generated/server.js';
 import type { GetOwnUserResponse } from '../../generated/types.js';
 import { ApiError } from '../errors.js';
 import type { Db } from '../store/db.js';
-import { lastReceivedMessageId } from '../store/messages.js';
 import { listRealmDomains } from '../store/realm.js';
 import type { RealmDomainRow, Role, UserRow } from '../store/rows.js';
 import { getUserByAnyEmail, getUserById, lockActiveOwnerIds, setEmail, setFullName, setUserRole } from '../store/users.js';
-import { profileValues, removeProfileValue, setProfileValue } from '../store/profile.js';
+import { ownUserExtras, removeProfileValue, setProfileValue } from '../store/profile.js';
 import { isDbId } from './ids.js';
 import { profileData, profileWrites, type ProfileInput, type ProfileWrite } from './profile-fields.js';
 import { isAdmin, isOwner, requireAdmin, ROLE } from './roles.js';
@@ -34,7 +33,9 @@ export function isoTime(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
+/** GET /users/me: the caller's row from authentication plus one statement. */
 export async function ownUser(db: Db, user: UserRow): Promise<HandlerResult<GetOwnUserResponse>> {
+  const extras = await ownUserExtras(db, user.id);
   const base = {
     user_id: user.id,
     email: user.email,
@@ -52,10 +53,10 @@ export async function ownUser(db: Db, user: UserRow): Promise<HandlerResult<GetO
     timezone: user.timezone,
     date_joined: isoTime(user.date_joined),
     // -1 before the first message, as there is no message id to give.
-    max_message_id: (await lastReceivedMessageId(db, user.id)) ?? -1,
+    max_message_id: extras.max_message_id ?? -1,
   };
   if (user.is_bot) return base;
-  return { ...base, profile_data: await profileData(db, await profileValues(db, user.id)) };
+  return { ...base, profile_data: await profileData(db, extras.profile) };
 }
 
 const EMAIL_SHAPE = /^[^\s@",;:<>()[\]\\]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/i;

@@ -1,9 +1,10 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
-import { getAccessibleMessageOrThrow } from '../domain/access.js';
+import { canAccessViewedMessage } from '../domain/access.js';
 import { messageRecord } from '../domain/messages.js';
+import { ApiError } from '../errors.js';
 import { services } from '../services.js';
-import { getRealm } from '../store/realm.js';
+import { messageForViewer } from '../store/messages.js';
 
 /**
  * GET /messages/{message_id}: Fetch a single message
@@ -17,10 +18,13 @@ import { getRealm } from '../store/realm.js';
  * the rest of the file is hand-written and left alone.
  */
 export const getMessage: Handlers['getMessage'] = async (params, ctx) => {
-  const { db } = services(ctx.request);
-  const message = await getAccessibleMessageOrThrow(db, ctx.user, params.message_id);
-  const realm = (await getRealm(db))!;
-  const record = await messageRecord(db, ctx.user, message, realm, {
+  const { db, cache } = services(ctx.request);
+  // One statement reads the message and everything the caller's view of it needs.
+  const message = await messageForViewer(db, ctx.user.id, params.message_id);
+  if (!message || !canAccessViewedMessage(ctx.user, message)) throw new ApiError('BAD_REQUEST', 'Invalid message(s)');
+  const realm = (await cache.realm(db))!;
+  const linkifiers = message.type === 'stream' ? await cache.linkifiers(db) : [];
+  const record = messageRecord(message, realm, linkifiers, {
     applyMarkdown: params.apply_markdown ?? true,
     allowEmptyTopicName: params.allow_empty_topic_name ?? false,
   });

@@ -1,11 +1,10 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
-import { applyFlag, editableFlag, findRange, MAX_SIDE, parseAnchor, rangeParams, splitBySubscription } from '../domain/flags.js';
+import { editableFlag, MAX_SIDE, parseAnchor, rangeParams, updateFlagOverRange } from '../domain/flags.js';
 import { narrowCondition } from '../domain/narrow.js';
 import { isGuest } from '../domain/roles.js';
 import { topicFromRequest } from '../domain/topics.js';
 import { services } from '../services.js';
-import { getRealm } from '../store/realm.js';
 
 /**
  * POST /messages/flags/narrow: Update personal message flags for a narrow
@@ -25,35 +24,34 @@ import { getRealm } from '../store/realm.js';
 export const updateMessageFlagsForNarrow: Handlers['updateMessageFlagsForNarrow'] = async (params, ctx) => {
   const flag = editableFlag(params.flag);
   const anchor = parseAnchor(params.anchor);
-  const { db } = services(ctx.request);
+  const { db, cache } = services(ctx.request);
   const user = ctx.user;
-  const realm = (await getRealm(db))!;
+  const realm = (await cache.realm(db))!;
   const present = params.op === 'add';
   // Removing `read` leaves messages of channels the caller is not subscribed to alone.
   const skipUnsubscribed = flag === 'read' && !present;
-  return db.transaction(async (tx) => {
-    const sql = rangeParams(user.id, isGuest(user));
-    const topicName = (topic: string) => topicFromRequest(topic, realm, { noTopicAlias: true });
-    const condition = await narrowCondition({ db: tx, userId: user.id, topicName }, params.narrow ?? [], sql);
-    const range = await findRange(tx, {
-      condition,
-      params: sql,
-      anchor,
-      includeAnchor: params.include_anchor ?? true,
-      numBefore: Math.min(params.num_before, MAX_SIDE),
-      numAfter: Math.min(params.num_after, MAX_SIDE),
-    });
-    const { subscribedIds, otherChannels } = skipUnsubscribed
-      ? await splitBySubscription(tx, user.id, range.ids)
-      : { subscribedIds: range.ids, otherChannels: [] };
-    return {
-      processed_count: range.ids.length,
-      updated_count: await applyFlag(tx, user.id, subscribedIds, flag, present),
-      first_processed_id: range.ids[0] ?? null,
-      last_processed_id: range.ids.at(-1) ?? null,
-      found_oldest: range.foundOldest,
-      found_newest: range.foundNewest,
-      ...(skipUnsubscribed && { ignored_because_not_subscribed_channels: otherChannels }),
-    };
+  const sql = rangeParams(user.id, isGuest(user));
+  const topicName = (topic: string) => topicFromRequest(topic, realm, { noTopicAlias: true });
+  const condition = await narrowCondition({ db, userId: user.id, topicName }, params.narrow ?? [], sql);
+  // One statement finds the range and updates it.
+  const range = await updateFlagOverRange(db, {
+    condition,
+    params: sql,
+    anchor,
+    includeAnchor: params.include_anchor ?? true,
+    numBefore: Math.min(params.num_before, MAX_SIDE),
+    numAfter: Math.min(params.num_after, MAX_SIDE),
+    flag,
+    present,
+    skipUnsubscribed,
   });
+  return {
+    processed_count: range.ids.length,
+    updated_count: range.updatedCount,
+    first_processed_id: range.ids[0] ?? null,
+    last_processed_id: range.ids.at(-1) ?? null,
+    found_oldest: range.foundOldest,
+    found_newest: range.foundNewest,
+    ...(skipUnsubscribed && { ignored_because_not_subscribed_channels: range.otherChannels }),
+  };
 };

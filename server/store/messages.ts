@@ -194,3 +194,50 @@ export async function lastReceivedMessageId(db: Db, userId: number): Promise<num
   const { rows } = await db.query<{ id: number | null }>('SELECT max(message_id) AS id FROM user_messages WHERE user_id = $1', [userId]);
   return rows[0]!.id;
 }
+
+/** A message with everything one caller's view of it needs, read in one statement (GET /messages/{id}). */
+export interface MessageForViewer extends Omit<MessageRow, 'last_edit_at' | 'last_moved_at'> {
+  sender_email: string;
+  sender_full_name: string;
+  sender_avatar_version: number;
+  /** Null for direct messages. */
+  channel: { name: string; is_web_public: boolean; is_private: boolean; history_public_to_subscribers: boolean } | null;
+  /** The caller's subscription to the message's channel, if any. */
+  subscription: { active: boolean; created_at: number } | null;
+  /** The caller's flags, or null when it has no copy. */
+  flags: MessageFlag[] | null;
+  /** Direct messages: the participants, by id. */
+  participants: { id: number; email: string; full_name: string }[] | null;
+  /** Oldest first. */
+  edits: MessageEditRow[];
+  /** Oldest first. */
+  reactions: Pick<ReactionRow, 'emoji_name' | 'emoji_code' | 'reaction_type' | 'user_id'>[];
+  submessages: SubmessageRow[];
+}
+
+const MESSAGE_FOR_VIEWER = `
+  SELECT m.id, m.sender_id, m.type, m.recipient_id, m.channel_id, m.topic, m.content, m.rendered_content, m.client,
+    m.sent_at, m.is_me_message,
+    u.email AS sender_email, u.full_name AS sender_full_name, u.avatar_version AS sender_avatar_version,
+    CASE WHEN c.id IS NOT NULL THEN json_build_object('name', c.name, 'is_web_public', c.is_web_public,
+      'is_private', c.is_private, 'history_public_to_subscribers', c.history_public_to_subscribers) END AS channel,
+    CASE WHEN s.user_id IS NOT NULL THEN json_build_object('active', s.active, 'created_at', s.created_at) END AS subscription,
+    um.flags,
+    CASE WHEN m.type = 'private' THEN COALESCE((
+      SELECT json_agg(json_build_object('id', p.id, 'email', p.email, 'full_name', p.full_name) ORDER BY p.id)
+      FROM recipient_members rm JOIN users p ON p.id = rm.user_id WHERE rm.recipient_id = m.recipient_id), '[]') END AS participants,
+    COALESCE((SELECT json_agg(e ORDER BY e.id) FROM message_edits e WHERE e.message_id = m.id), '[]') AS edits,
+    COALESCE((SELECT json_agg(json_build_object('emoji_name', r.emoji_name, 'emoji_code', r.emoji_code,
+      'reaction_type', r.reaction_type, 'user_id', r.user_id) ORDER BY r.id) FROM reactions r WHERE r.message_id = m.id), '[]') AS reactions,
+    COALESCE((SELECT json_agg(sm ORDER BY sm.id) FROM submessages sm WHERE sm.message_id = m.id), '[]') AS submessages
+  FROM messages m
+  JOIN users u ON u.id = m.sender_id
+  LEFT JOIN channels c ON c.id = m.channel_id
+  LEFT JOIN subscriptions s ON s.channel_id = m.channel_id AND s.user_id = $1
+  LEFT JOIN user_messages um ON um.user_id = $1 AND um.message_id = m.id
+  WHERE m.id = $2`;
+
+export async function messageForViewer(db: Db, viewerId: number, messageId: number): Promise<MessageForViewer | null> {
+  const { rows } = await db.query<MessageForViewer>(MESSAGE_FOR_VIEWER, [viewerId, messageId]);
+  return rows[0] ?? null;
+}

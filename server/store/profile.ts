@@ -35,3 +35,24 @@ export async function setProfileValue(db: Db, userId: number, fieldId: number, v
 export async function removeProfileValue(db: Db, userId: number, fieldId: number): Promise<void> {
   await db.query('DELETE FROM custom_profile_values WHERE user_id = $1 AND field_id = $2', [userId, fieldId]);
 }
+
+/** What the own-user view reads beyond the caller's row, in one statement. */
+export interface OwnUserExtras {
+  /** Newest message the user has a copy of, or null before the first. */
+  max_message_id: number | null;
+  /** The custom profile values, in the fields' display order. */
+  profile: ProfileValue[];
+}
+
+export async function ownUserExtras(db: Db, userId: number): Promise<OwnUserExtras> {
+  const { rows } = await db.query<OwnUserExtras>(
+    `SELECT (SELECT max(message_id) FROM user_messages WHERE user_id = $1) AS max_message_id,
+       COALESCE((
+         SELECT json_agg(json_build_object('field_id', v.field_id, 'field_type', f.field_type, 'value', v.value,
+           'rendered_value', v.rendered_value) ORDER BY f.sort_order, f.id)
+         FROM custom_profile_values v JOIN custom_profile_fields f ON f.id = v.field_id
+         WHERE v.user_id = $1), '[]') AS profile`,
+    [userId],
+  );
+  return rows[0]!;
+}
