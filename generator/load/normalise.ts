@@ -48,6 +48,9 @@ export function normalise(document: Node, sources: SourceMap): Normalised {
   if (legacy) {
     forEachSchema(document, (schema) => normaliseSchema(schema, sources));
     document.openapi = '3.1.0';
+  } else {
+    // Boolean exclusive bounds have no meaning in 2020-12; in a 3.1 document they are the draft-4 form.
+    forEachSchema(document, exclusiveBounds);
   }
   dropCallbacks(document, sources, warnings);
   return { version, warnings };
@@ -107,6 +110,15 @@ function normaliseSchema(node: Node, sources: SourceMap): void {
   if (typeof node.$ref === 'string') {
     for (const key of Object.keys(node)) if (!REF_SIBLINGS.has(key) && !key.startsWith('x-')) delete node[key];
   }
+  exclusiveBounds(node);
+  if (node.example !== undefined && node.examples === undefined) node.examples = [node.example];
+  delete node.example;
+  const nullable = node.nullable;
+  delete node.nullable;
+  if (nullable === true) addNull(node, sources);
+}
+
+function exclusiveBounds(node: Node): void {
   for (const [bound, limit] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
     if (node[bound] === true && typeof node[limit] === 'number') {
       node[bound] = node[limit];
@@ -115,11 +127,6 @@ function normaliseSchema(node: Node, sources: SourceMap): void {
       delete node[bound];
     }
   }
-  if (node.example !== undefined && node.examples === undefined) node.examples = [node.example];
-  delete node.example;
-  const nullable = node.nullable;
-  delete node.nullable;
-  if (nullable === true) addNull(node, sources);
 }
 
 /** Annotations stay on the outer node when a nullable node is wrapped in `anyOf`. */

@@ -205,6 +205,21 @@ describe('unions', () => {
   });
 });
 
+describe('large documents', () => {
+  it('a large object written inline several times is checked by one shared function', () => {
+    const source = renderValidators(family('repeated').model, TEMPLATES_DIR, 'x').validators;
+    expect(source.match(/^function shared\d+\(/gm)).toHaveLength(1);
+    expect(source.match(/\["county"\]/g)).toHaveLength(1);
+    expect(ours('repeated', 'Shipping')({ to: { street: 'a', city: 'b' } })).toEqual([]);
+    expect(ours('repeated', 'Shipping')({ from: { street: 'a' } })).toEqual([{ path: '$.from.city', message: 'is required' }]);
+  });
+
+  it('a 3.1 document with draft-4 boolean bounds means the draft-4 form', () => {
+    expect(ours('numbers', 'DraftFourBounds')(1)).not.toEqual([]);
+    expect(ours('numbers', 'DraftFourBounds')(1.5)).toEqual([]);
+  });
+});
+
 describe('patterns and formats', () => {
   it('compiles ECMA-262 patterns without forcing Unicode mode', () => {
     expect(ours('strings', 'Slug')('snake_case')).toEqual([]);

@@ -42,6 +42,35 @@ export class EmitContext {
     private readonly buildBody: FunctionBuilder,
   ) {
     this.named = new Map(model.schemas.map((s) => [s.name, s]));
+    this.repeated = repeatedShapes(model);
+  }
+
+  /** Structural keys of large inline schemas written more than once (big documents repeat nested objects inline). */
+  private readonly repeated: Set<string>;
+  private readonly sharedFunctions = new Map<string, string>();
+  private readonly building = new Set<Schema>();
+  private sharedCount = 0;
+
+  /**
+   * The function shared by every copy of a large inline schema that the
+   * document writes more than once, or undefined when `schema` is not one
+   * (or is the one whose function is being built).
+   */
+  sharedFunction(schema: Schema): string | undefined {
+    if (this.repeated.size === 0 || this.building.has(schema)) return undefined;
+    const key = shapeKey(schema);
+    if (key === undefined || !this.repeated.has(key)) return undefined;
+    const existing = this.sharedFunctions.get(key);
+    if (existing !== undefined) return existing;
+    this.sharedCount += 1;
+    const fnName = `shared${this.sharedCount}`;
+    this.sharedFunctions.set(key, fnName);
+    const fn: CheckFunction = { name: fnName, comment: 'A shape the document writes inline in several places.', body: [] };
+    this.variantFunctions.push(fn);
+    this.building.add(schema);
+    fn.body = this.buildBody(schema, this, new Scope());
+    this.building.delete(schema);
+    return fnName;
   }
 
   namedSchema(name: string): NamedSchema {
@@ -112,4 +141,66 @@ export class EmitContext {
       .map(([, fn]) => fn!);
     return [...named, ...this.variantFunctions];
   }
+}
+
+/** Nodes below which an inline schema is worth a function of its own when repeated. */
+const SHARE_WEIGHT = 12;
+const ANNOTATION_KEYS = new Set(['description', 'title', 'examples', 'deprecated', 'featureLevel', 'changes', 'unspecified', 'readOnly', 'writeOnly', 'refName']);
+const keys = new WeakMap<Schema, string | undefined>();
+
+/** Direct sub-schemas of a node, not through refs. */
+function children(schema: Schema): Schema[] {
+  const list: Schema[] = [...(schema.allOf ?? []), ...(schema.not ? [schema.not] : [])];
+  switch (schema.kind) {
+    case 'object':
+      list.push(...schema.properties.map((p) => p.schema), ...(schema.patternProperties ?? []).map((p) => p.schema));
+      if (typeof schema.additionalProperties === 'object') list.push(schema.additionalProperties);
+      if (schema.propertyNames) list.push(schema.propertyNames);
+      break;
+    case 'array':
+      list.push(...(schema.prefixItems ?? []), ...(schema.items ? [schema.items] : []), ...(schema.contains ? [schema.contains] : []));
+      break;
+    case 'union':
+      list.push(...schema.variants);
+      break;
+    default:
+      break;
+  }
+  return list;
+}
+
+function weight(schema: Schema): number {
+  return 1 + children(schema).reduce((sum, child) => sum + weight(child), 0);
+}
+
+/** What a schema checks, as text (annotations left out); undefined for small or scalar nodes. */
+function shapeKey(schema: Schema): string | undefined {
+  if (keys.has(schema)) return keys.get(schema);
+  let key: string | undefined;
+  if ((schema.kind === 'object' || schema.kind === 'union' || schema.kind === 'array') && weight(schema) >= SHARE_WEIGHT) {
+    key = JSON.stringify(schema, (k, v: unknown) => (ANNOTATION_KEYS.has(k) || k === 'names' ? undefined : v));
+  }
+  keys.set(schema, key);
+  return key;
+}
+
+/** Keys of large inline shapes that occur at least twice in the model. */
+function repeatedShapes(model: ApiModel): Set<string> {
+  const counts = new Map<string, number>();
+  const visit = (schema: Schema, top: boolean): void => {
+    const key = top ? undefined : shapeKey(schema);
+    if (key !== undefined) {
+      const n = (counts.get(key) ?? 0) + 1;
+      counts.set(key, n);
+      // Repeats of a repeated shape are counted once; what is inside it is already counted.
+      if (n > 1) return;
+    }
+    for (const child of children(schema)) visit(child, false);
+  };
+  for (const named of model.schemas) visit(named.schema, true);
+  for (const operation of model.operations) {
+    visit(operation.success.schema, false);
+    for (const parameter of operation.parameters) visit(parameter.schema, false);
+  }
+  return new Set([...counts].filter(([, n]) => n > 1).map(([key]) => key));
 }

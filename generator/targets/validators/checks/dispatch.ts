@@ -33,6 +33,8 @@ export interface CheckArgs<S extends Schema = Schema> {
  * present, then the schema's extra `allOf` members and its `not`.
  */
 export function emitCheck(args: CheckArgs): string[] {
+  const shared = args.ctx.sharedFunction(args.schema);
+  if (shared !== undefined) return args.sink.call(shared, args.value, args.path, args.scope);
   const own = emitOwn(args);
   const { schema } = args;
   if (schema.allOf === undefined && schema.not === undefined) return own;
