@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { typescript } from './cjs.js';
 import { ConfigError, type UserConfig } from './config.js';
 
 export const CONFIG_FILES = ['teamchat.config.json', 'teamchat.config.mjs', 'teamchat.config.ts'] as const;
@@ -60,7 +61,7 @@ async function readConfig(file: string): Promise<unknown> {
  * package imports resolve as written), imports it and removes the copy.
  */
 async function importTsConfig(file: string): Promise<unknown> {
-  const { default: ts } = await import('typescript');
+  const ts = typescript();
   const output = ts.transpileModule(readFileSync(file, 'utf8'), {
     fileName: file,
     reportDiagnostics: true,

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { typescript } from '../cjs.js';
 import { ConfigError, type GenerateConfig } from '../config.js';
 import { produce } from './pipeline.js';
 
@@ -37,7 +38,7 @@ export async function startSpecMock(config: GenerateConfig, listen = listenAddre
     .filter((file) => file.ownership === 'generated' && file.path.startsWith(`${MOCK_OUT}/`) && file.path.endsWith('.ts'))
     // The handlers index imports the project's hand-written handlers; the mock answers examples instead.
     .filter((file) => file.path !== `${MOCK_OUT}/handlers.ts`);
-  const { default: ts } = await import('typescript');
+  const ts = typescript();
   const dir = await mkdtemp(join(tmpdir(), 'teamchat-mock-'));
   try {
     for (const file of modules) {

@@ -1,4 +1,5 @@
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from '../../cjs.js';
 
 /**
  * Compiles TypeScript modules (path relative to the package -> source) to ES
@@ -9,6 +10,7 @@ import ts from 'typescript';
  * target, so it stops the run.
  */
 export function compileModules(sources: ReadonlyMap<string, string>, banner: string): Map<string, string> {
+  const ts = typescript();
   const compilerOptions: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ES2022,

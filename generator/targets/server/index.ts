@@ -31,7 +31,9 @@ export const target: Target = {
       },
     ];
     const handlersDir = ctx.options.server.handlersDir;
-    const project = scaffoldProject();
+    // Created on first need: handlers already in step never load ts-morph.
+    let project: ReturnType<typeof scaffoldProject> | undefined;
+    const lazyProject = () => (project ??= scaffoldProject());
     for (const operation of view.operations) {
       const path = posix.join(handlersDir, `${operation.file}.ts`);
       const owned = ownedParts(ctx, operation);
@@ -40,7 +42,7 @@ export const target: Target = {
       if (existing === undefined) {
         contents = finish(templates.handler(scaffoldView(ctx, operation, owned)));
       } else {
-        const merged = mergeHandler(project, path, existing, owned);
+        const merged = mergeHandler(lazyProject, path, existing, owned);
         if (merged.problem !== undefined) ctx.report(merged.problem);
         contents = merged.contents;
       }

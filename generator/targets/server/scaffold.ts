@@ -1,4 +1,5 @@
-import { Project, type ImportDeclaration, type SourceFile } from 'ts-morph';
+import type { ImportDeclaration, Project, SourceFile } from 'ts-morph';
+import { tsMorph } from '../../cjs.js';
 
 /**
  * The parts of a handler file the generator owns. Everything else in the
@@ -34,8 +35,9 @@ export function handlerType(camel: string): string {
  * generated server module. Returns the input unchanged when they already
  * match, and a problem (file unchanged) when the handler cannot be found.
  */
-export function mergeHandler(project: Project, path: string, existing: string, owned: OwnedParts): MergeResult {
-  const file = project.createSourceFile(path, existing, { overwrite: true });
+export function mergeHandler(project: () => Project, path: string, existing: string, owned: OwnedParts): MergeResult {
+  if (inStep(existing, owned)) return { contents: existing };
+  const file = project().createSourceFile(path, existing, { overwrite: true });
   try {
     const declaration = file.getVariableDeclaration(owned.camel);
     const statement = declaration?.getVariableStatement();
@@ -65,8 +67,22 @@ export function mergeHandler(project: Project, path: string, existing: string, o
     if (importEdit !== undefined) edits.push(importEdit);
     return { contents: applyEdits(existing, edits) };
   } finally {
-    project.removeSourceFile(file);
+    project().removeSourceFile(file);
   }
+}
+
+/**
+ * The common case, decided from the text alone so a run whose handlers are
+ * all current never loads ts-morph (a second TypeScript, a quarter second):
+ * the doc comment right above `export const <camel>: <annotation> =`, and
+ * one import of the server module, which takes `type Handlers` as written by
+ * the scaffold. Anything else goes through the syntax tree.
+ */
+function inStep(existing: string, owned: OwnedParts): boolean {
+  if (!existing.includes(`${owned.jsDoc}\nexport const ${owned.camel}: ${owned.typeAnnotation} = `)) return false;
+  const specifier = `from '${owned.serverModule}';`;
+  if (existing.indexOf(specifier) !== existing.lastIndexOf(specifier)) return false;
+  return existing.split('\n').some((line) => /^import (type \{ Handlers \}|\{ ApiError, type Handlers \}) from '/.test(line) && line.endsWith(specifier));
 }
 
 /**
@@ -119,7 +135,8 @@ function applyEdits(text: string, edits: Edit[]): string {
 
 /** One in-memory project for all handler files of a run; no file system, no language service. */
 export function scaffoldProject(): Project {
-  return new Project({
+  const { Project: InMemoryProject } = tsMorph();
+  return new InMemoryProject({
     useInMemoryFileSystem: true,
     skipFileDependencyResolution: true,
     compilerOptions: { allowJs: false },

@@ -4,7 +4,8 @@
  * `<Pascal>Response`), `UploadFile`, `ErrorBody` and `ErrorCode`.
  */
 import { posix } from 'node:path';
-import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import type { OpenAPI3 } from 'openapi-typescript';
+import { openapiTypescript } from '../../cjs.js';
 import { walkDocument } from '../../load/walk.js';
 import { propertyKey } from '../../model/names.js';
 import type { ApiModel, Operation } from '../../model/types.js';
@@ -23,6 +24,7 @@ export const target: Target = {
     // openapi-typescript mutates what it is given; hand it a copy.
     const document = structuredClone(openapi);
     prepare(document);
+    const { default: openapiTS, astToString } = openapiTypescript();
     const declarations = astToString(await openapiTS(document as unknown as OpenAPI3, { silent: true, defaultNonNullable: false }));
     const contents = [
       banner(ctx.model, ctx.command, 'line'),
