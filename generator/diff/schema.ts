@@ -140,11 +140,12 @@ export class SchemaDiff {
       return;
     }
     const what = label(place, path);
+    this.extras(place, path, a, b);
     if (a.kind !== b.kind) {
       const effect: Effect =
-        b.kind === 'any' || (a.kind === 'integer' && b.kind === 'number')
+        b.kind === 'any' || a.kind === 'never' || (a.kind === 'integer' && b.kind === 'number')
           ? 'widened'
-          : a.kind === 'any' || (a.kind === 'number' && b.kind === 'integer')
+          : a.kind === 'any' || b.kind === 'never' || (a.kind === 'number' && b.kind === 'integer')
             ? 'narrowed'
             : 'changed';
       const kind: ChangeKind = effect === 'widened' ? 'type-widened' : effect === 'narrowed' ? 'type-narrowed' : 'type-changed';
@@ -168,14 +169,16 @@ export class SchemaDiff {
         this.lower(place, path, 'minimum', a.minimum, b.minimum);
         this.upper(place, path, 'maximum', a.maximum, b.maximum);
         this.numericExtras(place, path, a, b);
+        this.optionalText(place, path, 'format-changed', 'format', a.format, b.format);
         return;
       case 'number':
         if (b.kind !== 'number') return;
-        this.enums(place, path, loose(a).enum as number[] | undefined, loose(b).enum as number[] | undefined);
-        this.constant(place, path, loose(a).const, loose(b).const);
+        this.enums(place, path, a.enum, b.enum);
+        this.constant(place, path, a.const, b.const);
         this.lower(place, path, 'minimum', a.minimum, b.minimum);
         this.upper(place, path, 'maximum', a.maximum, b.maximum);
         this.numericExtras(place, path, a, b);
+        this.optionalText(place, path, 'format-changed', 'format', a.format, b.format);
         return;
       case 'boolean':
         if (b.kind !== 'boolean') return;
@@ -190,8 +193,13 @@ export class SchemaDiff {
         this.object(place, path, a, b);
         return;
       case 'any':
+        if (b.kind !== 'any') return;
+        this.enums(place, path, a.enum?.map(json), b.enum?.map(json));
+        this.constant(place, path, a.const === undefined ? undefined : json(a.const), b.const === undefined ? undefined : json(b.const));
+        return;
       case 'null':
       case 'union':
+      case 'never':
         return;
       default:
         // A kind this comparison does not know yet: report any difference, as breaking.
@@ -263,6 +271,12 @@ export class SchemaDiff {
   private array(place: Place, path: string, a: ArraySchema, b: ArraySchema): void {
     this.lower(place, path, 'minimum items', a.minItems, b.minItems);
     this.upper(place, path, 'maximum items', a.maxItems, b.maxItems);
+    if (!a.uniqueItems !== !b.uniqueItems) {
+      this.change(place, path, 'limit-changed', b.uniqueItems ? 'narrowed' : 'widened', `${label(place, path)}: items ${b.uniqueItems ? 'must now be unique' : 'need no longer be unique'}`);
+    }
+    this.optionalShape(place, path, 'contains', a.contains, b.contains);
+    this.lower(place, path, 'minimum matching items', a.minContains, b.minContains);
+    this.upper(place, path, 'maximum matching items', a.maxContains, b.maxContains);
     const pa = a.prefixItems ?? [];
     const pb = b.prefixItems ?? [];
     for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
@@ -305,6 +319,34 @@ export class SchemaDiff {
       this.emit(here, at, 'field-added', breaking, `${label(place, at)} was added${pb.required ? ' (required)' : ''}`);
     }
     this.additional(place, path, a.additionalProperties, b.additionalProperties);
+    this.lower(place, path, 'minimum properties', a.minProperties, b.minProperties);
+    this.upper(place, path, 'maximum properties', a.maxProperties, b.maxProperties);
+    this.optionalText(place, path, 'pattern-changed', 'key pattern', a.propertyNamesPattern, b.propertyNamesPattern);
+    this.optionalShape(place, path, 'key schema', a.propertyNames, b.propertyNames);
+    const patterns = (o: ObjectSchema) => new Map((o.patternProperties ?? []).map((p) => [p.pattern, p.schema]));
+    const [pa, pb] = [patterns(a), patterns(b)];
+    for (const [pattern, schema] of pa) {
+      const other = pb.get(pattern);
+      if (other) this.compare(place, `${path}{${pattern}}`, schema, other);
+      else this.change(place, path, 'additional-properties-changed', 'changed', `${label(place, path)}: keys matching \`${pattern}\` are no longer described`);
+    }
+    for (const pattern of pb.keys()) {
+      if (!pa.has(pattern)) this.change(place, path, 'additional-properties-changed', 'changed', `${label(place, path)}: keys matching \`${pattern}\` are now described`);
+    }
+  }
+
+  /** `allOf` members the model could not merge, and `not`: any difference in what they require. */
+  private extras(place: Place, path: string, a: Schema, b: Schema): void {
+    this.optionalShape(place, path, 'further constraints (allOf)', a.allOf, b.allOf);
+    this.optionalShape(place, path, 'excluded values (not)', a.not, b.not);
+  }
+
+  /** A constraint compared as a whole: added narrows, removed widens, changed is both. */
+  private optionalShape(place: Place, path: string, name: string, a: unknown, b: unknown): void {
+    if (shape(a) === shape(b)) return;
+    const effect: Effect = a === undefined ? 'narrowed' : b === undefined ? 'widened' : 'changed';
+    const kind: ChangeKind = effect === 'narrowed' ? 'type-narrowed' : effect === 'widened' ? 'type-widened' : 'type-changed';
+    this.change(place, path, kind, effect, `${label(place, path)}: ${name} ${a === undefined ? 'added' : b === undefined ? 'removed' : 'changed'}`);
   }
 
   private additional(place: Place, path: string, a: ObjectSchema['additionalProperties'], b: ObjectSchema['additionalProperties']): void {
@@ -349,6 +391,17 @@ function describe(schema: Schema): string {
 
 function list(values: readonly (string | number)[]): string {
   return values.map((v) => JSON.stringify(v)).join(', ');
+}
+
+/** Keys that describe and never constrain, left out when constraints are compared as a whole. */
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'featureLevel', 'changes', 'deprecated', 'unspecified', 'refName', 'names', 'readOnly', 'writeOnly']);
+
+function shape(value: unknown): string {
+  return JSON.stringify(value, (key, v: unknown) => (ANNOTATIONS.has(key) ? undefined : v)) ?? '';
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value);
 }
 
 function loose(schema: Schema): Record<string, unknown> {

@@ -11,7 +11,8 @@ import { checkLevels } from '../../generator/diff/levels.js';
 import { CHANGE_KINDS, type DiffChange } from '../../generator/diff/types.js';
 import { loadSpec } from '../../generator/load/index.js';
 import { buildModel } from '../../generator/model/build.js';
-import type { ApiModel } from '../../generator/model/types.js';
+import type { ApiModel, ObjectSchema, Schema } from '../../generator/model/types.js';
+import { SchemaDiff } from '../../generator/diff/schema.js';
 import { EXPECTED } from './expected.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -83,5 +84,38 @@ describe('checkLevels', () => {
   it('passes when nothing changed', async () => {
     const spec = await model(join(ROOT, 'spec/openapi.yaml'));
     expect(checkLevels(spec, spec, diffModels(spec, spec))).toEqual([]);
+  });
+});
+
+describe('SchemaDiff on constraints beyond the fixture pair', () => {
+  const run = (direction: 'request' | 'response', a: Schema, b: Schema) => {
+    const found: [string, string, boolean][] = [];
+    const diff = new SchemaDiff(new Map(), new Map(), (_place, name, kind, breaking) => found.push([name, kind, breaking]));
+    diff.compare({ operationId: 'op', location: direction === 'request' ? 'body' : 'response', direction, chain: [] }, 'x', a, b);
+    return found;
+  };
+
+  it('uniqueItems, contains, minProperties and patternProperties', () => {
+    expect(run('request', { kind: 'array', items: { kind: 'string' } }, { kind: 'array', items: { kind: 'string' }, uniqueItems: true })).toEqual([['x', 'limit-changed', true]]);
+    expect(run('response', { kind: 'array', items: { kind: 'any' }, contains: { kind: 'string' } }, { kind: 'array', items: { kind: 'any' } })).toEqual([['x', 'type-widened', true]]);
+    const object = (extra: Partial<ObjectSchema>): ObjectSchema => ({ kind: 'object', properties: [], additionalProperties: true, ...extra });
+    expect(run('request', object({}), object({ minProperties: 1 }))).toEqual([['x', 'limit-changed', true]]);
+    expect(run('response', object({ patternProperties: [{ pattern: '^[0-9]+$', schema: { kind: 'integer' } }] }), object({ patternProperties: [{ pattern: '^[0-9]+$', schema: { kind: 'number' } }] }))).toEqual([
+      ['x{^[0-9]+$}', 'type-widened', true],
+    ]);
+  });
+
+  it('never, any with enum, allOf and not', () => {
+    expect(run('request', { kind: 'string' }, { kind: 'never' })).toEqual([['x', 'type-narrowed', true]]);
+    expect(run('response', { kind: 'any', enum: [1, 'a'] }, { kind: 'any', enum: [1, 'a', null] })).toEqual([['x', 'enum-value-added', true]]);
+    expect(run('request', { kind: 'string' }, { kind: 'string', not: { kind: 'string', const: '' } })).toEqual([['x', 'type-narrowed', true]]);
+    expect(run('request', { kind: 'string', allOf: [{ kind: 'string', pattern: 'a' }] }, { kind: 'string', allOf: [{ kind: 'string', pattern: 'a', description: 'only words' }] })).toEqual([]);
+  });
+
+  it('integer and number enums, exclusive bounds and multipleOf', () => {
+    expect(run('request', { kind: 'integer', enum: [1, 2] }, { kind: 'integer', enum: [1] })).toEqual([['x', 'enum-value-removed', true]]);
+    expect(run('request', { kind: 'number', exclusiveMinimum: 0 }, { kind: 'number' })).toEqual([['x', 'limit-changed', false]]);
+    expect(run('request', { kind: 'number', multipleOf: 0.5 }, { kind: 'number', multipleOf: 0.25 })).toEqual([['x', 'limit-changed', false]]);
+    expect(run('request', { kind: 'number', multipleOf: 0.25 }, { kind: 'number', multipleOf: 0.5 })).toEqual([['x', 'limit-changed', true]]);
   });
 });
