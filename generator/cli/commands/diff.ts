@@ -15,21 +15,31 @@ const diffOptions = {
 
 type Args = ArgumentsCamelCase<InferredOptionTypes<typeof diffOptions> & { base: string | undefined; head: string | undefined }>;
 
-const EPILOGUE = `Each side is a spec file or a git revision (main, HEAD~3, v1.2.0, a commit); the head defaults to the working tree's spec.
-Exit status: 0 no breaking changes (or --allow-breaking) and, with --check-levels, every change noted; 1 otherwise; 2 bad arguments or an unknown revision.
+const EPILOGUE = `Each side is a spec file or a git revision (main, HEAD~3, v1.2.0);
+the head defaults to the working tree's spec.
+
+Exit status: 0 no breaking change (or --allow-breaking) and, with
+--check-levels, every change noted; 1 otherwise or a spec that does not
+load; 2 bad arguments or an unknown revision.
 
 --format json prints one object:
-  { "base": string, "head": string, "baseFeatureLevel": number, "headFeatureLevel": number,
-    "breaking": number (count of breaking changes),
-    "changes": [ { "operationId": string | null,   (null: an error code's body, shared by operations)
-                   "location": "operation" | "path" | "query" | "body" | "response" | "error",
-                   "name": string,                 (parameter or field path, error code, "" for the operation)
-                   "kind": string,                 (e.g. "parameter-removed", "enum-value-added"; see docs/diff.md)
-                   "breaking": boolean,
-                   "level": number | null,         (highest feature level noted at or around the place in the head)
-                   "message": string } ],
-    "levelProblems": [ string ]                    (only with --check-levels) }
-Rules and kinds: docs/diff.md.`;
+{
+  "base": string, "head": string,
+  "baseFeatureLevel": number, "headFeatureLevel": number,
+  "breaking": number,
+  "changes": [{
+    "operationId": string | null,  (null: an error code's body)
+    "location": "operation" | "path" | "query" | "body"
+              | "response" | "error",
+    "name": string,     (parameter or field path, error code, "")
+    "kind": string,     (e.g. "parameter-removed", "enum-value-added")
+    "breaking": boolean,
+    "level": number | null,  (newest level noted at or around it)
+    "message": string
+  }],
+  "levelProblems": [string]  (only with --check-levels)
+}
+Rules, kinds and levels: docs/diff.md.`;
 
 export const diffCommand = {
   command: 'diff <base> [head]',
