@@ -3,7 +3,7 @@
  * server). Prints markdown tables and writes every figure to
  * bench/results/latest.json. Benchmarks report; they never fail on a figure.
  *
- *   npm run bench -- --only generation,validators,client,server
+ *   npm run bench -- --only generation,package,validators,client,server
  *   npm run bench -- --factors 1,10 --runs 3 --cap-seconds 300
  *   npm run bench -- --only server --server-sets pglite,postgres
  *
@@ -33,7 +33,7 @@ function ensureBenchPackage(): void {
 
 const { values: args } = parseArgs({
   options: {
-    only: { type: 'string', default: 'generation,validators,client,server' },
+    only: { type: 'string', default: 'generation,package,validators,client,server' },
     factors: { type: 'string', default: '1,10,100' },
     runs: { type: 'string' },
     'cap-seconds': { type: 'string', default: '300' },
@@ -44,6 +44,11 @@ const sections = new Set(args.only.split(','));
 const factors = args.factors.split(',').map(Number);
 
 ensureBenchPackage();
+// Every run of our CLI here runs the compiled dist/, as users do: bring it up to date first (incremental).
+if (spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' }).status !== 0) {
+  process.stderr.write('bench: `npm run build` failed; nothing was measured.\n');
+  process.exit(1);
+}
 
 const { median, table, fmt } = await import('./stats.js');
 const { benchGeneration, BASELINE, LIKE_FOR_LIKE } = await import('./generate.js');
@@ -100,12 +105,32 @@ if (sections.has('generation')) {
   );
 }
 
-const needsOutputs = sections.has('validators') || sections.has('client');
+const needsOutputs = sections.has('validators') || sections.has('client') || sections.has('package');
 const { generateOutputs } = await import('./outputs.js');
 const outputs = needsOutputs ? generateOutputs(root, bundled) : undefined;
 try {
   if (outputs !== undefined) {
     const model = buildModel(await loadSpec('spec/openapi.yaml', root));
+    if (sections.has('package')) {
+      const { benchInstall, benchStartup, clientSizes } = await import('./package.js');
+      log('package: start-up');
+      const startup = benchStartup(root, 7);
+      log('package: install size');
+      const install = benchInstall(root);
+      const clients = clientSizes(outputs);
+      results.package = { startup, install, clients };
+      console.log('\n## Start-up: `--help` in a fresh process (median of 7 rounds; ratio: the tool over ours in the same round)\n');
+      console.log(table(['command', 'median', 'runs', 'ratio vs ours'], startup.map((r) => [r.tool, fmt.ms(r.medianMs), r.runs.join(', '), fmt.ratio(r.ratioVsOurs)])));
+      console.log('\n## Install: our tarball into an empty project (npm, local cache)\n');
+      console.log(
+        table(
+          ['install', 'packages', 'size on disk', 'tarball', 'files in tarball'],
+          install.map((r) => [r.install, String(r.packages), `${(r.bytes / 2 ** 20).toFixed(1)} MiB`, r.tarballBytes ? fmt.kib(r.tarballBytes) : '-', r.tarballFiles ? String(r.tarballFiles) : '-']),
+        ),
+      );
+      console.log('\n## Generated clients as written (no bundling; see the bundle sizes below)\n');
+      console.log(table(['client', 'files', 'bytes', 'gzip'], clients.map((c) => [c.client, String(c.files), fmt.kib(c.bytes), fmt.kib(c.gzipBytes)])));
+    }
     if (sections.has('validators')) {
       const { benchValidators } = await import('./validators.js');
       const { benchZod } = await import('./zod.js');

@@ -44,8 +44,8 @@ export function operationCount(doc: Doc): number {
   return Object.values(doc.paths as Record<string, PathItem>).reduce((n, item) => n + Object.keys(item).filter((k) => METHODS.includes(k)).length, 0);
 }
 
-/** What our generator needs besides the spec, copied so the scratch project behaves like a checkout. */
-const COPIED = ['bin', 'generator', 'templates', 'server/handlers', 'package.json', 'tsconfig.json'];
+/** What our generator needs besides the spec, copied so the scratch project behaves like a checkout (bin runs the compiled dist/). */
+const COPIED = ['bin', 'dist', 'generator', 'templates', 'runtime', 'server/handlers', 'package.json', 'tsconfig.json'];
 
 export interface ScratchProject {
   dir: string;
