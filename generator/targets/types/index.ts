@@ -25,19 +25,34 @@ export const target: Target = {
     const document = structuredClone(openapi);
     prepare(document);
     const { default: openapiTS, astToString } = openapiTypescript();
-    const declarations = astToString(await openapiTS(document as unknown as OpenAPI3, { silent: true, defaultNonNullable: false }));
+    // `readOnly`/`writeOnly` become markers that `Readable`/`Writable` strip from response and request types.
+    const markers = hasReadWrite(document);
+    const declarations = astToString(
+      await openapiTS(document as unknown as OpenAPI3, { silent: true, defaultNonNullable: false, ...(markers ? { readWriteMarkers: true } : {}) }),
+    );
     const contents = [
       banner(ctx.model, ctx.command, 'line'),
       '',
       declarations.trimEnd(),
       '',
-      aliases(ctx.model),
+      aliases(ctx.model, markers),
     ].join('\n');
     return [{ path: posix.join(ctx.outDir, 'types.ts'), contents, ownership: 'generated' }];
   },
 };
 
-export function aliases(model: ApiModel): string {
+/** Whether any schema of the document is `readOnly` or `writeOnly`. */
+export function hasReadWrite(document: Record<string, unknown>): boolean {
+  let found = false;
+  walkDocument(document, {
+    keywords(node) {
+      if (node.readOnly === true || node.writeOnly === true) found = true;
+    },
+  });
+  return found;
+}
+
+export function aliases(model: ApiModel, markers = false): string {
   const errorTypes = model.errors.map((e) => `components["schemas"][${JSON.stringify(e.schemaName)}]`);
   const blocks = [
     [
@@ -53,19 +68,22 @@ export function aliases(model: ApiModel): string {
       `export type ErrorBody = ${errorTypes.length > 0 ? errorTypes.join(' | ') : 'never'};`,
       'export type ErrorCode = ErrorBody["code"];',
     ].join('\n'),
-    ...model.operations.map(operationAliases),
+    ...model.operations.map((operation) => operationAliases(operation, markers)),
   ];
   return `${blocks.join('\n\n')}\n`;
 }
 
-function operationAliases(operation: Operation): string {
+function operationAliases(operation: Operation, markers: boolean): string {
+  // With read/write markers, requests leave out `readOnly` fields and responses `writeOnly` ones.
+  const write = (type: string): string => (markers ? `Writable<${type}>` : type);
+  const read = (type: string): string => (markers ? `Readable<${type}>` : type);
   const op = `operations[${JSON.stringify(operation.id)}]`;
   const where = docText(`${operation.method.toUpperCase()} ${operation.path} (${operation.id})`);
   return [
     `/** Parameters of ${where}, decoded: path, query and body fields in one object. */`,
-    `export type ${operation.names.pascal}Params = ${paramsType(operation, op)};`,
+    `export type ${operation.names.pascal}Params = ${write(paramsType(operation, op))};`,
     `/** Success body of ${where}. */`,
-    `export type ${operation.names.pascal}Response = ${op}["responses"][200]["content"]["application/json"];`,
+    `export type ${operation.names.pascal}Response = ${read(`${op}["responses"][200]["content"]["application/json"]`)};`,
   ].join('\n');
 }
 
