@@ -1,0 +1,72 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ConfigError } from '../../generator/config.js';
+import { requirePeers } from '../../generator/cli/peers.js';
+import { progressLine } from '../../generator/cli/progress.js';
+import { repoRoot, runNode } from '../support/process.js';
+
+const CLI = join(repoRoot, 'bin/teamchat.js');
+const scratch: string[] = [];
+afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function fakeStream(isTTY: boolean): NodeJS.WriteStream & { text: string } {
+  const stream = { isTTY, text: '', write(chunk: string) { stream.text += chunk; return true; } };
+  return stream as unknown as NodeJS.WriteStream & { text: string };
+}
+
+describe('progress line', () => {
+  const cases: [string, { isTTY: boolean; env: NodeJS.ProcessEnv; shows: boolean }][] = [
+    ['a terminal', { isTTY: true, env: {}, shows: true }],
+    ['a terminal under CI', { isTTY: true, env: { CI: 'true' }, shows: false }],
+    ['a terminal with CI=false', { isTTY: true, env: { CI: 'false' }, shows: true }],
+    ['a pipe', { isTTY: false, env: {}, shows: false }],
+  ];
+  it.each(cases)('on %s', (_name, { isTTY, env, shows }) => {
+    const stream = fakeStream(isTTY);
+    const line = progressLine(stream, env);
+    line.step('load');
+    line.step('client');
+    line.done();
+    if (!shows) expect(stream.text).toBe('');
+    else expect(stream.text).toBe('\r\x1b[Kloading the spec...\r\x1b[Kgenerating client...\r\x1b[K');
+  });
+});
+
+describe('optional peers', () => {
+  it('names what to install when a command needs a missing package', () => {
+    expect(() => requirePeers('teamchat serve --mock', ['fastify', 'teamchat-no-such-package'])).toThrow(ConfigError);
+    expect(() => requirePeers('teamchat serve --mock', ['fastify', 'teamchat-no-such-package'])).toThrow(
+      'teamchat serve --mock needs teamchat-no-such-package, not installed: `npm install --save-dev teamchat-no-such-package`',
+    );
+    expect(() => requirePeers('teamchat lint', ['@redocly/cli', 'fastify'])).not.toThrow();
+  });
+});
+
+describe('teamchat init', () => {
+  it('writes a config and a spec that generate accepts, adds the generate script, and never overwrites', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teamchat-init-'));
+    scratch.push(dir);
+    writeFileSync(join(dir, 'package.json'), '{\n    "name": "fresh",\n    "private": true\n}\n');
+    const first = await runNode(CLI, ['init', '--format', 'mjs'], { cwd: dir, timeoutMs: 60_000 });
+    expect(first.code, first.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'teamchat.config.mjs'), 'utf8')).toContain("import { defineConfig } from 'teamchat-api';");
+    expect(parse(readFileSync(join(dir, 'openapi.yaml'), 'utf8'))).toMatchObject({ openapi: '3.1.0', paths: { '/greeting': { get: { operationId: 'get-greeting' } } } });
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe('{\n    "name": "fresh",\n    "private": true,\n    "scripts": {\n        "generate": "teamchat generate"\n    }\n}\n');
+
+    const spec = readFileSync(join(dir, 'openapi.yaml'), 'utf8');
+    const again = await runNode(CLI, ['init'], { cwd: dir, timeoutMs: 60_000 });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('teamchat init: teamchat.config.mjs, openapi.yaml already exist here');
+    expect(readFileSync(join(dir, 'openapi.yaml'), 'utf8')).toBe(spec);
+
+    // The .mjs config imports 'teamchat-api', which resolves here only once installed; the json form needs nothing.
+    rmSync(join(dir, 'teamchat.config.mjs'));
+    writeFileSync(join(dir, 'teamchat.config.json'), JSON.stringify({ spec: 'openapi.yaml', targets: ['types', 'validators', 'client', 'client-package', 'server'] }));
+    const generated = await runNode(CLI, ['generate'], { cwd: dir, timeoutMs: 120_000 });
+    expect(generated.code, generated.stderr).toBe(0);
+    expect(generated.stdout).toMatch(/^server +4 written/m);
+  });
+});
