@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
-import { PGlite, parse, protocol } from '@electric-sql/pglite';
+import { PGlite, parse, protocol, types } from '@electric-sql/pglite';
 import { rethrowDataError, withSavepoint, type Db, type DbHandle, type QueryResult } from './db.js';
 import { Mutex } from './mutex.js';
 
@@ -17,10 +17,17 @@ export interface PgliteOptions {
 
 type BackendMessage = Parameters<typeof parse.parseResults>[0][number];
 
-/** A statement prepared once under a name: its parameter types choose each value's text form. */
+type Parser = (text: string, typeId: number) => unknown;
+
+/**
+ * A statement prepared once under a name: its parameter types choose each
+ * value's text form, its result columns (null: it returns no rows) how each
+ * row is read, so calls need not ask PostgreSQL to describe them again.
+ */
 interface Prepared {
   name: string;
   paramTypes: number[];
+  columns: { name: string; typeId: number; parse: Parser | undefined }[] | null;
 }
 
 // Named statements live as long as the database; past this many distinct texts, statements are no longer kept.
@@ -64,7 +71,18 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
   const prepare = async (sql: string): Promise<Prepared> => {
     const name = `s${prepared.size + 1}`;
     const messages = await send(concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]));
-    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
+    const description = messages.find((m) => m.name === 'rowDescription') as { fields: { name: string; dataTypeID: number }[] } | undefined;
+    const statement: Prepared = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(messages),
+      // The parsers PGlite.query applies to these types.
+      columns:
+        description?.fields.map((field) => ({
+          name: field.name,
+          typeId: field.dataTypeID,
+          parse: (pg.parsers[field.dataTypeID] ?? (types.parsers as Record<number, Parser>)[field.dataTypeID]) as Parser | undefined,
+        })) ?? null,
+    };
     prepared.set(sql, statement);
     return statement;
   };
@@ -91,10 +109,28 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
       const serializer = pg.serializers[statement.paramTypes[i]!];
       return serializer ? (serializer(value) as string) : String(value);
     });
-    const messages = await send(
-      concat([serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
-    );
-    return result<T>(messages);
+    const messages = await send(concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]));
+    return rowsOf<T>(statement, messages);
+  };
+
+  const rowsOf = <T>(statement: Prepared, messages: BackendMessage[]): QueryResult<T> => {
+    const rows: Record<string, unknown>[] = [];
+    let affected = 0;
+    for (const message of messages) {
+      if (message.name === 'dataRow') {
+        const fields = (message as unknown as { fields: (string | null)[] }).fields;
+        const row: Record<string, unknown> = {};
+        statement.columns!.forEach((column, i) => {
+          const text = fields[i] ?? null;
+          row[column.name] = text === null ? null : column.parse ? column.parse(text, column.typeId) : text;
+        });
+        rows.push(row);
+      } else if (message.name === 'commandComplete') {
+        const words = (message as unknown as { text: string }).text.split(' ');
+        if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(words[0]!)) affected += Number(words.at(-1));
+      }
+    }
+    return { rows: rows as T[], rowCount: Math.max(rows.length, affected) };
   };
 
   // Marks code running inside one of this database's transactions (checkHandleUse only).
