@@ -38,8 +38,10 @@ const { values: args } = parseArgs({
     runs: { type: 'string' },
     'cap-seconds': { type: 'string', default: '300' },
     'server-sets': { type: 'string', default: 'bindings,pglite,postgres' },
+    rounds: { type: 'string', default: '3' },
   },
 });
+// `workers` (teamchat serve --workers 1 vs 2 on PostgreSQL) runs only when asked for.
 const sections = new Set(args.only.split(','));
 const factors = args.factors.split(',').map(Number);
 
@@ -201,25 +203,53 @@ try {
   outputs?.project.remove();
 }
 
+// Targets for the slowdown against the bare route (issue 11): me / message / narrow.
+const SERVER_TARGETS: Record<string, number[]> = { bindings: [1.15, 1.15, 1.15], pglite: [8, 12, 30], postgres: [6, 10, 15] };
+
 if (sections.has('server')) {
   const { benchServers } = await import('./server.js');
-  const rows = await benchServers({ sets: args['server-sets'].split(','), rounds: 3, seconds: 4, log });
+  const rounds = Number(args.rounds);
+  const rows = await benchServers({ sets: args['server-sets'].split(','), rounds, seconds: 4, log });
   results.server = rows;
-  console.log('\n## Server: autocannon, 10 connections, loopback, 3 rounds of 4 s per side (medians)\n');
-  console.log('`bindings`: the generated bindings (auth, decoding, envelope) in front of handlers that do no I/O (server/mock.ts). Slowdown: bare req/s over ours in the same round (target for bindings: at most 1.20).\n');
+  console.log(`\n## Server: autocannon, 10 connections, loopback, ${rounds} rounds of 4 s per side (medians)\n`);
+  console.log(
+    '`bindings`: the generated bindings (auth, decoding, envelope) in front of handlers that do no I/O (server/mock.ts). Slowdown: bare req/s over ours in the same round. Statements: database statements one request runs once the caches are warm (BEGIN/COMMIT count). Load: median 1-minute load average of the machine (2 cores) while that row was measured.\n',
+  );
+  const caseIndex = new Map<string, number>();
   console.log(
     table(
-      ['server', 'request', 'req/s', 'p99', 'bare Fastify req/s', 'bare p99', 'slowdown vs bare', 'statements / request'],
-      rows.map((r) => [
-        r.set,
-        r.case,
-        fmt.int(r.requestsPerSec),
-        `${r.p99Ms} ms`,
-        fmt.int(r.bareRequestsPerSec),
-        `${r.bareP99Ms} ms`,
-        fmt.ratio(r.slowdown),
-        r.statements === null ? '-' : String(r.statements),
-      ]),
+      ['server', 'request', 'req/s', 'p99', 'bare Fastify req/s', 'bare p99', 'slowdown vs bare', 'target', 'statements / request', 'load (1 min)'],
+      rows.map((r) => {
+        const index = caseIndex.get(r.set) ?? 0;
+        caseIndex.set(r.set, index + 1);
+        const target = SERVER_TARGETS[r.set]?.[index];
+        return [
+          r.set,
+          r.case,
+          fmt.int(r.requestsPerSec),
+          `${r.p99Ms} ms`,
+          fmt.int(r.bareRequestsPerSec),
+          `${r.bareP99Ms} ms`,
+          fmt.ratio(r.slowdown),
+          target === undefined ? '-' : `≤ ${target}x`,
+          r.statements === null ? '-' : String(r.statements),
+          r.loadAverage.toFixed(1),
+        ];
+      }),
+    ),
+  );
+}
+
+if (sections.has('workers')) {
+  const { benchWorkers } = await import('./workers.js');
+  const rounds = Number(args.rounds);
+  const rows = await benchWorkers({ rounds, seconds: 4, log });
+  results.workers = rows;
+  console.log(`\n## teamchat serve --workers: 1 vs 2 processes on one PostgreSQL, autocannon, 10 connections, ${rounds} rounds of 4 s (medians)\n`);
+  console.log(
+    table(
+      ['request', '1 worker req/s', '1 worker p99', '2 workers req/s', '2 workers p99', '2 over 1 (per round)'],
+      rows.map((r) => [r.case, fmt.int(r.oneWorkerRequestsPerSec), `${r.oneWorkerP99Ms} ms`, fmt.int(r.twoWorkersRequestsPerSec), `${r.twoWorkersP99Ms} ms`, fmt.ratio(r.speedup)]),
     ),
   );
 }

@@ -6,6 +6,7 @@
  * per-round ratio of the bare route's throughput over the subject's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import type { ServerCase } from './server-process.js';
@@ -22,16 +23,20 @@ export interface ServerRow {
   slowdown: number;
   /** Database statements per request (BEGIN and COMMIT included); null for the mock. */
   statements: number | null;
+  /** Median of the machine's 1-minute load average at the start of each measurement of this case. */
+  loadAverage: number;
 }
 
 interface Load {
   requestsPerSec: number;
   p99Ms: number;
+  loadAverage: number;
 }
 
 type Autocannon = typeof import('autocannon').default;
 
 async function load(autocannon: Autocannon, c: ServerCase, base: string, seconds: number): Promise<Load> {
+  const loadAverage = loadavg()[0]!;
   const result = await autocannon({
     url: `${base}${c.path}`,
     method: c.method,
@@ -43,7 +48,7 @@ async function load(autocannon: Autocannon, c: ServerCase, base: string, seconds
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${c.name} on ${base}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
-  return { requestsPerSec: result.requests.average, p99Ms: result.latency.p99 };
+  return { requestsPerSec: result.requests.average, p99Ms: result.latency.p99, loadAverage };
 }
 
 function startChild(set: string): Promise<{ child: ChildProcess; cases: ServerCase[] }> {
@@ -98,6 +103,7 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
           bareP99Ms: median(bare.map((l) => l.p99Ms)),
           slowdown: median(subject.map((l, i) => bare[i]!.requestsPerSec / l.requestsPerSec)),
           statements: c.statements ?? null,
+          loadAverage: median([...subject, ...bare].map((l) => l.loadAverage)),
         });
       }
     } finally {
