@@ -5,7 +5,6 @@
  * rounds (10 connections, loopback). Reported: medians over the rounds and
  * the median per-round ratio of 2 workers over 1.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,9 +29,7 @@ const MEMBER = 'member@example.com';
 
 export async function benchWorkers(options: { rounds: number; seconds: number; log: (line: string) => void }): Promise<WorkersRow[]> {
   const autocannon: Autocannon = (await import('autocannon')).default;
-  // The CLI runs the compiled dist/: bring it up to date (incremental).
-  const build = spawnSync('npm', ['run', 'build'], { cwd: join(import.meta.dirname, '..'), stdio: 'ignore' });
-  if (build.status !== 0) throw new Error('npm run build failed');
+  // The CLI runs the compiled dist/, which run.ts has just built.
   const pg = await startPostgres();
   const dataDir = mkdtempSync(join(tmpdir(), 'teamchat-bench-workers-'));
   const servers: ServeProcess[] = [];
