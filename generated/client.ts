@@ -9,7 +9,6 @@ import type {
   CreateVideoCallParams,
   CreateVideoCallResponse,
   ErrorBody,
-  ErrorCode,
   FetchApiKeyParams,
   FetchApiKeyResponse,
   GetLinkifiersParams,
@@ -46,373 +45,33 @@ import type {
   UpdateUserGroupSubgroupsResponse,
   UpdateUserParams,
   UpdateUserResponse,
-  UploadFile,
   UploadFileParams,
   UploadFileResponse,
 } from './types.js';
+import { createSender, type ClientOptions, type OperationSpec, type RequestOptions } from './client-runtime.js';
 
-type ValidatorsModule = typeof import('./validators.js');
+export {
+  ApiError,
+  isApiError,
+  ResponseValidationError,
+  TransportError,
+  UnsupportedFeatureError,
+} from './client-runtime.js';
+export type {
+  ApiErrorOf,
+  ClientOptions,
+  ErrorBodyFor,
+  RequestOptions,
+  ResponseIssue,
+  TransportErrorKind,
+  UnknownErrorBody,
+  UploadFile,
+} from './client-runtime.js';
 
-/** Options of {@link createClient}. */
-export interface ClientOptions {
-  /** Server root, e.g. `http://127.0.0.1:9991`; the client appends `/api/v1`. */
-  baseUrl: string;
-  /** Username of HTTP Basic auth: the user's or bot's email address. */
-  email: string;
-  /** Password of HTTP Basic auth: the API key. */
-  apiKey: string;
-  /** The server's feature level: newer operations and parameters are refused before anything is sent. */
-  featureLevel?: number;
-  /** Defaults to `globalThis.fetch`. */
-  fetch?: typeof globalThis.fetch;
-  /** Check every response body against the spec; `'strict'` also reports fields the spec does not list. */
-  validateResponses?: boolean | 'strict';
-  /** Abort a request, reading its body included, after this many milliseconds. */
-  timeoutMs?: number;
-}
-
-/** Per-call options, the second argument of every method. */
-export interface RequestOptions {
-  signal?: AbortSignal;
-}
-
-/** An error body whose code this client does not know (the server may be newer). */
-export interface UnknownErrorBody {
-  result: 'error';
-  msg: string;
-  code: string;
-  [field: string]: unknown;
-}
-
-/** The body of an error with code `C`: the spec's schema for a known code, else {@link UnknownErrorBody}. */
-export type ErrorBodyFor<C extends string> = string extends C
-  ? ErrorBody | UnknownErrorBody
-  : [Extract<ErrorBody, { code: C }>] extends [never]
-    ? UnknownErrorBody
-    : Extract<ErrorBody, { code: C }>;
-
-type ReservedErrorKey = 'result' | 'msg' | 'code' | keyof ApiError;
-
-/** An {@link ApiError} with a known code, carrying that code's extra fields on the error itself. */
-export type ApiErrorOf<C extends ErrorCode> = ApiError<C> &
-  Readonly<Omit<Extract<ErrorBody, { code: C }>, ReservedErrorKey>>;
-
-/**
- * The server answered with an error envelope. Narrow it by code with
- * {@link isApiError} or {@link ApiError.is}: `if (isApiError(e, 'STREAM_DOES_NOT_EXIST')) e.stream_id`.
- */
-export class ApiError<C extends string = string> extends Error {
-  override readonly name = 'ApiError';
-  readonly operation: string;
-  readonly status: number;
-  readonly code: C;
-  readonly msg: string;
-  /** The whole response body, including fields the spec does not list. */
-  readonly body: ErrorBodyFor<C>;
-
-  constructor(operation: string, status: number, body: ErrorBodyFor<C>) {
-    super(`${operation} failed with ${body.code} (HTTP ${status}): ${body.msg}`);
-    this.operation = operation;
-    this.status = status;
-    this.code = body.code as C;
-    this.msg = body.msg;
-    this.body = body;
-    // The code's extra fields (e.g. `stream_id`) are readable on the error itself.
-    for (const [key, value] of Object.entries(body)) {
-      if (key !== 'result' && !(key in this)) Object.defineProperty(this, key, { value, enumerable: true });
-    }
+declare module './client-runtime.js' {
+  interface ClientTypes {
+    errorBody: ErrorBody;
   }
-
-  is<K extends ErrorCode>(code: K): this is ApiErrorOf<K> {
-    return (this.code as string) === code;
-  }
-}
-
-/** Whether `error` is an {@link ApiError}, optionally with the given code (which narrows its fields). */
-export function isApiError(error: unknown): error is ApiError;
-export function isApiError<K extends ErrorCode>(error: unknown, code: K): error is ApiErrorOf<K>;
-export function isApiError(error: unknown, code?: string): boolean {
-  return error instanceof ApiError && (code === undefined || error.code === code);
-}
-
-export type TransportErrorKind = 'network' | 'timeout' | 'aborted' | 'invalid-body';
-
-/** The request did not produce a usable answer: no response, a timeout, an abort, or a body that is not a JSON envelope. */
-export class TransportError extends Error {
-  override readonly name = 'TransportError';
-  readonly operation: string;
-  readonly kind: TransportErrorKind;
-  /** HTTP status, when a response arrived. */
-  readonly status: number | undefined;
-  /** The start of the response body, when it could not be used. */
-  readonly bodyExcerpt: string | undefined;
-
-  constructor(
-    operation: string,
-    kind: TransportErrorKind,
-    detail: string,
-    extra: { status?: number; bodyExcerpt?: string; cause?: unknown } = {},
-  ) {
-    super(`${operation}: ${detail}`, extra.cause === undefined ? undefined : { cause: extra.cause });
-    this.operation = operation;
-    this.kind = kind;
-    this.status = extra.status;
-    this.bodyExcerpt = extra.bodyExcerpt;
-  }
-}
-
-/** The operation, or a parameter passed to it, is newer than the `featureLevel` the client was given. Nothing was sent. */
-export class UnsupportedFeatureError extends Error {
-  override readonly name = 'UnsupportedFeatureError';
-  readonly operation: string;
-  /** The parameter that needs the newer level, when the operation itself is old enough. */
-  readonly parameter: string | undefined;
-  readonly requiredLevel: number;
-  readonly serverLevel: number;
-
-  constructor(operation: string, parameter: string | undefined, requiredLevel: number, serverLevel: number) {
-    const what = parameter === undefined ? operation : `${operation}: parameter "${parameter}"`;
-    super(`${what} needs feature level ${requiredLevel}, the server is at ${serverLevel}`);
-    this.operation = operation;
-    this.parameter = parameter;
-    this.requiredLevel = requiredLevel;
-    this.serverLevel = serverLevel;
-  }
-}
-
-export interface ResponseIssue {
-  path: string;
-  message: string;
-}
-
-/** `validateResponses` is on and a response body does not match the spec. */
-export class ResponseValidationError extends Error {
-  override readonly name = 'ResponseValidationError';
-  readonly operation: string;
-  readonly status: number;
-  readonly issues: readonly ResponseIssue[];
-  readonly body: unknown;
-
-  constructor(operation: string, status: number, issues: readonly ResponseIssue[], body: unknown) {
-    const listed = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-    super(`${operation}: response (HTTP ${status}) does not match the spec: ${listed}`);
-    this.operation = operation;
-    this.status = status;
-    this.issues = issues;
-    this.body = body;
-  }
-}
-
-type ParamLocation = 'path' | 'query' | 'body';
-type ParamEncoding = 'plain' | 'json' | 'file';
-
-interface ParamSpec {
-  /** Name on the wire, also the key in the parameters object. */
-  readonly name: string;
-  readonly in: ParamLocation;
-  readonly encoding: ParamEncoding;
-  readonly featureLevel?: number;
-}
-
-interface OperationSpec {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Relative to the base path, with `{name}` placeholders. */
-  readonly path: string;
-  readonly auth: boolean;
-  readonly body: 'none' | 'form' | 'multipart';
-  readonly featureLevel?: number;
-  readonly params: readonly ParamSpec[];
-}
-
-const BASE_PATH = '/api/v1';
-const BODY_EXCERPT_LENGTH = 200;
-
-type Send = <T>(operation: OperationName, params: object | undefined, options: RequestOptions | undefined) => Promise<T>;
-
-function createSender(options: ClientOptions): Send {
-  const root = options.baseUrl.replace(/\/+$/, '') + BASE_PATH;
-  const authorization = basicAuthorization(options.email, options.apiKey);
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  const validation = options.validateResponses ?? false;
-  let validators: Promise<ValidatorsModule> | undefined;
-
-  return async <T>(name: OperationName, params: object | undefined, requestOptions: RequestOptions | undefined) => {
-    const spec = operations[name];
-    const values = (params ?? {}) as Record<string, unknown>;
-    checkFeatureLevel(name, spec, values, options.featureLevel);
-    const init = buildRequest(name, spec, values, authorization);
-    const url = root + init.path + (init.query ? `?${init.query}` : '');
-    const { status, body } = await exchange(name, fetchImpl, url, init.request, options.timeoutMs, requestOptions?.signal);
-
-    if (validation !== false) {
-      validators ??= import('./validators.js');
-      const { responseValidators, validateErrorBody } = await validators;
-      const check = isErrorResponse(status, body) ? validateErrorBody : responseValidators[name];
-      const issues = check(body, { strict: validation === 'strict', allErrors: true });
-      if (issues.length > 0) throw new ResponseValidationError(name, status, issues, body);
-    }
-    if (isErrorResponse(status, body)) {
-      if (typeof body.code !== 'string' || typeof body.msg !== 'string') {
-        throw new TransportError(name, 'invalid-body', `HTTP ${status} without an error code`, {
-          status,
-          bodyExcerpt: JSON.stringify(body).slice(0, BODY_EXCERPT_LENGTH),
-        });
-      }
-      throw new ApiError(name, status, body as UnknownErrorBody);
-    }
-    return body as T;
-  };
-}
-
-function checkFeatureLevel(
-  name: OperationName,
-  spec: OperationSpec,
-  values: Record<string, unknown>,
-  serverLevel: number | undefined,
-): void {
-  if (serverLevel === undefined) return;
-  if (spec.featureLevel !== undefined && spec.featureLevel > serverLevel) {
-    throw new UnsupportedFeatureError(name, undefined, spec.featureLevel, serverLevel);
-  }
-  for (const param of spec.params) {
-    if (param.featureLevel !== undefined && param.featureLevel > serverLevel && values[param.name] !== undefined) {
-      throw new UnsupportedFeatureError(name, param.name, param.featureLevel, serverLevel);
-    }
-  }
-}
-
-interface BuiltRequest {
-  path: string;
-  query: string;
-  request: RequestInit;
-}
-
-function buildRequest(
-  name: OperationName,
-  spec: OperationSpec,
-  values: Record<string, unknown>,
-  authorization: string,
-): BuiltRequest {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (spec.auth) headers['Authorization'] = authorization;
-  const query = new URLSearchParams();
-  const form = new URLSearchParams();
-  let formFields = 0;
-  const multipart = spec.body === 'multipart' ? new FormData() : undefined;
-  let path = spec.path;
-
-  for (const param of spec.params) {
-    const value = values[param.name];
-    if (param.in === 'path') {
-      if (value === undefined) throw new TypeError(`${name}: missing path parameter "${param.name}"`);
-      path = path.replace(`{${param.name}}`, encodeURIComponent(String(value)));
-    } else if (value === undefined) {
-      continue;
-    } else if (param.in === 'query') {
-      query.append(param.name, encodeValue(value, param.encoding));
-    } else if (multipart) {
-      if (param.encoding === 'file') appendFile(multipart, param.name, value as UploadFile);
-      else multipart.append(param.name, encodeValue(value, param.encoding));
-    } else {
-      form.append(param.name, encodeValue(value, param.encoding));
-      formFields += 1;
-    }
-  }
-
-  const request: RequestInit = { method: spec.method, headers };
-  if (multipart) {
-    // fetch sets the multipart Content-Type itself, boundary included.
-    request.body = multipart;
-  } else if (formFields > 0) {
-    headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    request.body = form.toString();
-  }
-  return { path, query: query.toString(), request };
-}
-
-function encodeValue(value: unknown, encoding: ParamEncoding): string {
-  return encoding === 'json' ? JSON.stringify(value) : String(value);
-}
-
-function appendFile(form: FormData, field: string, file: UploadFile): void {
-  const blob =
-    file.data instanceof Blob && file.contentType === undefined
-      ? file.data
-      : new Blob([file.data] as unknown as ConstructorParameters<typeof Blob>[0], {
-          type: file.contentType ?? 'application/octet-stream',
-        });
-  form.append(field, blob, file.filename);
-}
-
-async function exchange(
-  name: OperationName,
-  fetchImpl: typeof globalThis.fetch,
-  url: string,
-  request: RequestInit,
-  timeoutMs: number | undefined,
-  signal: AbortSignal | undefined,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const onAbort = () => controller.abort(signal?.reason);
-  if (signal?.aborted) controller.abort(signal.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, timeoutMs);
-
-  let status: number;
-  let text: string;
-  try {
-    const response = await fetchImpl(url, { ...request, signal: controller.signal });
-    status = response.status;
-    text = await response.text();
-  } catch (error) {
-    if (timedOut) throw new TransportError(name, 'timeout', `no answer within ${timeoutMs} ms`, { cause: error });
-    if (controller.signal.aborted) throw new TransportError(name, 'aborted', 'request aborted', { cause: error });
-    throw new TransportError(name, 'network', `request failed: ${describe(error)}`, { cause: error });
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-  }
-
-  const bodyExcerpt = text.slice(0, BODY_EXCERPT_LENGTH);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new TransportError(name, 'invalid-body', `HTTP ${status} with a body that is not JSON`, {
-      status,
-      bodyExcerpt,
-      cause: error,
-    });
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new TransportError(name, 'invalid-body', `HTTP ${status} with a body that is not a JSON object`, {
-      status,
-      bodyExcerpt,
-    });
-  }
-  return { status, body: body as Record<string, unknown> };
-}
-
-function isErrorResponse(status: number, body: Record<string, unknown>): boolean {
-  return status < 200 || status > 299 || body['result'] === 'error';
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** `Basic base64(email:apiKey)` over UTF-8 bytes; `btoa` exists in browsers and Node alike. */
-function basicAuthorization(email: string, apiKey: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(`${email}:${apiKey}`)) binary += String.fromCharCode(byte);
-  return `Basic ${btoa(binary)}`;
 }
 
 /** Team Chat API 1.0.0: one async method per operation; each resolves to the success body. */
@@ -1027,7 +686,10 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
 
 /** A client for the server at `options.baseUrl`, authenticated as `options.email`. */
 export function createClient(options: ClientOptions): Client {
-  const send = createSender(options);
+  const send = createSender<OperationName>(
+    { basePath: '/api/v1', operations, loadValidators: () => import('./validators.js') },
+    options,
+  );
   return {
     createVideoCall: (params, requestOptions) => send<CreateVideoCallResponse>('createVideoCall', params, requestOptions),
     updateChannelFolder: (params, requestOptions) => send<UpdateChannelFolderResponse>('updateChannelFolder', params, requestOptions),

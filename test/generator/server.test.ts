@@ -29,6 +29,7 @@ describe('server target: golden output of the fixture model', () => {
     const emitted = await runTarget(fixtureModel(), freshDir());
     expect(emitted.outputs.map((file) => [file.path, file.ownership])).toEqual([
       ['generated/server.ts', 'generated'],
+      ['generated/server-runtime.ts', 'generated'],
       ['generated/handlers.ts', 'generated'],
       ['generated/mock-handlers.ts', 'generated'],
       ['server/handlers/fetch-api-key.ts', 'scaffold'],
@@ -73,7 +74,7 @@ describe('server target: route table and Handlers type', () => {
     expect(server).toContain('  updateStream: Handler<UpdateStreamParams, UpdateStreamResponse, User>;');
     expect(server).toContain('  fetchApiKey: Handler<FetchApiKeyParams, FetchApiKeyResponse, undefined>;');
     expect(server).toContain("  'STREAM_DOES_NOT_EXIST': 400,");
-    expect(server).toContain('bind(scope, settings, routes.uploadFile, decodeUploadFile, options.handlers.uploadFile, responseValidators.uploadFile);');
+    expect(server).toContain('operation(routes.uploadFile, decodeUploadFile, handlers.uploadFile, responseValidators.uploadFile),');
   });
 
   it('refuses a model without an error code the bindings send', async () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import { banner } from '../banner.js';
+import { runtimeFile } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { buildClientView, type ClientView } from './view.js';
 
@@ -16,7 +17,6 @@ function loadTemplates(templatesDir: string): Render {
   const hbs = Handlebars.create();
   const read = (name: string) => readFileSync(join(templatesDir, 'client', name), 'utf8');
   const options = { noEscape: true, strict: true };
-  hbs.registerPartial('runtime', hbs.compile(read('runtime.hbs'), options));
   const render: Render = hbs.compile(read('client.ts.hbs'), options);
   compiled.set(templatesDir, render);
   return render;
@@ -31,6 +31,9 @@ export const target: Target = {
   name: 'client',
   description: 'typed fetch client (generated/client.ts)',
   generate(ctx): OutputFile[] {
-    return [{ path: `${ctx.outDir}/client.ts`, contents: renderClient(ctx), ownership: 'generated' }];
+    return [
+      { path: `${ctx.outDir}/client.ts`, contents: renderClient(ctx), ownership: 'generated' },
+      { path: `${ctx.outDir}/client-runtime.ts`, contents: runtimeFile('client-runtime.ts', ctx.model, ctx.command), ownership: 'generated' },
+    ];
   },
 };

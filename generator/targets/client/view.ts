@@ -38,7 +38,7 @@ export interface ParamView {
 }
 
 /** Types every client imports besides the per-operation ones. */
-const SHARED_TYPES = ['ErrorBody', 'ErrorCode', 'UploadFile'];
+const SHARED_TYPES = ['ErrorBody'];
 
 export function buildClientView(model: ApiModel, banner: string): ClientView {
   const operations = model.operations.map((operation) => operationView(model, operation));

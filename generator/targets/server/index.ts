@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { banner } from '../banner.js';
+import { runtimeFile } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { handlerType, mergeHandler, scaffoldProject, type OwnedParts } from './scaffold.js';
 import { loadTemplates } from './templates.js';
@@ -17,6 +18,11 @@ export const target: Target = {
       {
         path: posix.join(ctx.outDir, 'server.ts'),
         contents: finish(templates.server({ banner: header, ...view })),
+        ownership: 'generated',
+      },
+      {
+        path: posix.join(ctx.outDir, 'server-runtime.ts'),
+        contents: runtimeFile('server-runtime.ts', ctx.model, ctx.command),
         ownership: 'generated',
       },
       {

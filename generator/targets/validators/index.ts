@@ -5,6 +5,7 @@ import { commentText, indent, literal } from './code.js';
 import { EmitContext } from './context.js';
 import { decoderBody } from './decoders.js';
 import { buildCheckBody, errorBodyCheck, responseFunction } from './functions.js';
+import { runtimeFile } from '../runtime.js';
 import { loadTemplates } from './templates.js';
 
 /** Runtime helpers the generated module may call; only those it uses are imported. */
@@ -85,7 +86,7 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
     errorFunction: ERROR_FUNCTION,
   };
   const templates = loadTemplates(templatesDir);
-  return { validators: templates.validators(view), runtime: templates.runtime(view) };
+  return { validators: templates.validators(view), runtime: runtimeFile('validators-runtime.ts', model, command) };
 }
 
 export const target: Target = {

@@ -4,7 +4,6 @@ import Handlebars from 'handlebars';
 
 export interface Templates {
   validators: Handlebars.TemplateDelegate;
-  runtime: Handlebars.TemplateDelegate;
 }
 
 const compiled = new Map<string, Templates>();
@@ -15,7 +14,7 @@ export function loadTemplates(templatesDir: string): Templates {
   if (templates === undefined) {
     const compile = (file: string) =>
       Handlebars.compile(readFileSync(join(templatesDir, 'validators', file), 'utf8'), { noEscape: true, strict: true });
-    templates = { validators: compile('validators.ts.hbs'), runtime: compile('validators-runtime.ts.hbs') };
+    templates = { validators: compile('validators.ts.hbs') };
     compiled.set(templatesDir, templates);
   }
   return templates;

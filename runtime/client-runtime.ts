@@ -1,6 +1,32 @@
+/**
+ * The generated client's runtime: request building, the fetch exchange,
+ * errors and response validation. The generated `client.ts` gives it the
+ * API's shape (the operation table, typed methods) and types its errors by
+ * augmenting {@link ClientTypes}. No dependencies: it runs in browsers and Node.
+ */
+
+/**
+ * Types the generated `client.ts` supplies through module augmentation:
+ * `declare module './client-runtime.js' { interface ClientTypes { errorBody: ErrorBody } }`.
+ */
+export interface ClientTypes {}
+
+/** Every error body the API defines (the union of its error schemas). */
+export type KnownErrorBody = ClientTypes extends { errorBody: infer B } ? B : UnknownErrorBody;
+
+/** Every error code the API defines. */
+export type KnownErrorCode = KnownErrorBody extends { code: infer C extends string } ? C : string;
+
+/** A file to upload: its bytes, name and media type. */
+export interface UploadFile {
+  filename: string;
+  contentType?: string;
+  data: Blob | Uint8Array;
+}
+
 /** Options of {@link createClient}. */
 export interface ClientOptions {
-  /** Server root, e.g. `http://127.0.0.1:9991`; the client appends `{{basePath}}`. */
+  /** Server root, e.g. `http://127.0.0.1:9991`; the client appends the API's base path. */
   baseUrl: string;
   /** Username of HTTP Basic auth: the user's or bot's email address. */
   email: string;
@@ -31,16 +57,16 @@ export interface UnknownErrorBody {
 
 /** The body of an error with code `C`: the spec's schema for a known code, else {@link UnknownErrorBody}. */
 export type ErrorBodyFor<C extends string> = string extends C
-  ? ErrorBody | UnknownErrorBody
-  : [Extract<ErrorBody, { code: C }>] extends [never]
+  ? KnownErrorBody | UnknownErrorBody
+  : [Extract<KnownErrorBody, { code: C }>] extends [never]
     ? UnknownErrorBody
-    : Extract<ErrorBody, { code: C }>;
+    : Extract<KnownErrorBody, { code: C }>;
 
 type ReservedErrorKey = 'result' | 'msg' | 'code' | keyof ApiError;
 
 /** An {@link ApiError} with a known code, carrying that code's extra fields on the error itself. */
-export type ApiErrorOf<C extends ErrorCode> = ApiError<C> &
-  Readonly<Omit<Extract<ErrorBody, { code: C }>, ReservedErrorKey>>;
+export type ApiErrorOf<C extends KnownErrorCode> = ApiError<C> &
+  Readonly<Omit<Extract<KnownErrorBody, { code: C }>, ReservedErrorKey>>;
 
 /**
  * The server answered with an error envelope. Narrow it by code with
@@ -68,14 +94,14 @@ export class ApiError<C extends string = string> extends Error {
     }
   }
 
-  is<K extends ErrorCode>(code: K): this is ApiErrorOf<K> {
+  is<K extends KnownErrorCode>(code: K): this is ApiErrorOf<K> {
     return (this.code as string) === code;
   }
 }
 
 /** Whether `error` is an {@link ApiError}, optionally with the given code (which narrows its fields). */
 export function isApiError(error: unknown): error is ApiError;
-export function isApiError<K extends ErrorCode>(error: unknown, code: K): error is ApiErrorOf<K>;
+export function isApiError<K extends KnownErrorCode>(error: unknown, code: K): error is ApiErrorOf<K>;
 export function isApiError(error: unknown, code?: string): boolean {
   return error instanceof ApiError && (code === undefined || error.code === code);
 }
@@ -148,10 +174,10 @@ export class ResponseValidationError extends Error {
   }
 }
 
-type ParamLocation = 'path' | 'query' | 'body';
-type ParamEncoding = 'plain' | 'json' | 'file';
+export type ParamLocation = 'path' | 'query' | 'body';
+export type ParamEncoding = 'plain' | 'json' | 'file';
 
-interface ParamSpec {
+export interface ParamSpec {
   /** Name on the wire, also the key in the parameters object. */
   readonly name: string;
   readonly in: ParamLocation;
@@ -159,7 +185,7 @@ interface ParamSpec {
   readonly featureLevel?: number;
 }
 
-interface OperationSpec {
+export interface OperationSpec {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Relative to the base path, with `{name}` placeholders. */
   readonly path: string;
@@ -169,20 +195,37 @@ interface OperationSpec {
   readonly params: readonly ParamSpec[];
 }
 
-const BASE_PATH = {{basePathLiteral}};
 const BODY_EXCERPT_LENGTH = 200;
 
-type Send = <T>(operation: OperationName, params: object | undefined, options: RequestOptions | undefined) => Promise<T>;
+/** A response check of the generated validators. */
+export type ResponseCheck = (body: unknown, options?: { strict?: boolean; allErrors?: boolean }) => ResponseIssue[];
 
-function createSender(options: ClientOptions): Send {
-  const root = options.baseUrl.replace(/\/+$/, '') + BASE_PATH;
+/** What the client needs of the generated validators module, loaded only when `validateResponses` is on. */
+export interface ResponseValidators {
+  responseValidators: { readonly [operation: string]: ResponseCheck };
+  validateErrorBody: ResponseCheck;
+}
+
+/** The API's shape, from the generated `client.ts`. */
+export interface ClientDefinition<N extends string> {
+  /** Path prefix of every operation (e.g. `/api/v1`). */
+  basePath: string;
+  operations: { readonly [K in N]: OperationSpec };
+  loadValidators(): Promise<ResponseValidators>;
+}
+
+/** Sends operation `name` with its parameters; resolves to the success body. */
+export type Send<N extends string> = <T>(name: N, params: object | undefined, options: RequestOptions | undefined) => Promise<T>;
+
+export function createSender<N extends string>(definition: ClientDefinition<N>, options: ClientOptions): Send<N> {
+  const root = options.baseUrl.replace(/\/+$/, '') + definition.basePath;
   const authorization = basicAuthorization(options.email, options.apiKey);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const validation = options.validateResponses ?? false;
-  let validators: Promise<ValidatorsModule> | undefined;
+  let validators: Promise<ResponseValidators> | undefined;
 
-  return async <T>(name: OperationName, params: object | undefined, requestOptions: RequestOptions | undefined) => {
-    const spec = operations[name];
+  return async <T>(name: N, params: object | undefined, requestOptions: RequestOptions | undefined) => {
+    const spec: OperationSpec = definition.operations[name];
     const values = (params ?? {}) as Record<string, unknown>;
     checkFeatureLevel(name, spec, values, options.featureLevel);
     const init = buildRequest(name, spec, values, authorization);
@@ -190,10 +233,10 @@ function createSender(options: ClientOptions): Send {
     const { status, body } = await exchange(name, fetchImpl, url, init.request, options.timeoutMs, requestOptions?.signal);
 
     if (validation !== false) {
-      validators ??= import('./validators.js');
+      validators ??= definition.loadValidators();
       const { responseValidators, validateErrorBody } = await validators;
       const check = isErrorResponse(status, body) ? validateErrorBody : responseValidators[name];
-      const issues = check(body, { strict: validation === 'strict', allErrors: true });
+      const issues = check === undefined ? [] : check(body, { strict: validation === 'strict', allErrors: true });
       if (issues.length > 0) throw new ResponseValidationError(name, status, issues, body);
     }
     if (isErrorResponse(status, body)) {
@@ -210,7 +253,7 @@ function createSender(options: ClientOptions): Send {
 }
 
 function checkFeatureLevel(
-  name: OperationName,
+  name: string,
   spec: OperationSpec,
   values: Record<string, unknown>,
   serverLevel: number | undefined,
@@ -233,7 +276,7 @@ interface BuiltRequest {
 }
 
 function buildRequest(
-  name: OperationName,
+  name: string,
   spec: OperationSpec,
   values: Record<string, unknown>,
   authorization: string,
@@ -290,7 +333,7 @@ function appendFile(form: FormData, field: string, file: UploadFile): void {
 }
 
 async function exchange(
-  name: OperationName,
+  name: string,
   fetchImpl: typeof globalThis.fetch,
   url: string,
   request: RequestInit,

@@ -1,5 +1,3 @@
-{{banner}}
-
 /**
  * Shapes and helpers shared by the generated request decoders and response
  * validators in `validators.ts`. No dependencies: it runs wherever the
