@@ -136,7 +136,10 @@ describe('template overrides', () => {
       expect(client.startsWith(before.client.trimEnd())).toBe(true);
       expect(client).toMatch(/\/\*\* Client of .+, house style\. \*\/\n$/);
       expect(readFileSync(join(root, 'generated/validators.ts'), 'utf8')).toBe(before.validators);
-      expect(result.targets.find((t) => t.name === 'client')?.files).toEqual([{ path: 'generated/client.ts', status: 'written' }]);
+      expect(result.targets.find((t) => t.name === 'client')?.files).toEqual([
+        { path: 'generated/client.ts', status: 'written' },
+        { path: 'generated/client-runtime.ts', status: 'unchanged' },
+      ]);
     } finally {
       dispose();
     }
