@@ -218,10 +218,11 @@ export class SchemaConverter {
     const num = (key: string): number | undefined => this.number(node, key);
     switch (type) {
       case 'string':
+        // A one-value enum (how 3.0 documents write a constant) is that constant.
         return compact<StringSchema>({
           kind: 'string',
-          enum: enumValues as string[] | undefined,
-          const: hasConst ? (node.const as string) : undefined,
+          enum: enumValues !== undefined && enumValues.length > 1 ? (enumValues as string[]) : undefined,
+          const: hasConst ? (node.const as string) : enumValues?.length === 1 ? (enumValues[0] as string) : undefined,
           minLength: num('minLength'),
           maxLength: num('maxLength'),
           pattern: this.pattern(node, 'pattern'),
@@ -606,6 +607,10 @@ function mergeScalars(a: Schema, b: Schema): Schema | undefined {
       format: b.format ?? a.format,
     });
     if (a.const !== undefined && b.const !== undefined && a.const !== b.const) return { kind: 'never' };
+    if (merged.const !== undefined && merged.enum !== undefined) {
+      if (!merged.enum.includes(merged.const)) return { kind: 'never' };
+      delete merged.enum;
+    }
     if (a.pattern !== undefined && b.pattern !== undefined && a.pattern !== b.pattern) merged.allOf = [{ kind: 'string', pattern: a.pattern }];
     return merged;
   }
@@ -623,6 +628,10 @@ function mergeScalars(a: Schema, b: Schema): Schema | undefined {
       multipleOf: b.multipleOf ?? a.multipleOf,
       format: b.format ?? a.format,
     });
+    if (merged.const !== undefined && merged.enum !== undefined) {
+      if (!merged.enum.includes(merged.const)) return { kind: 'never' };
+      delete merged.enum;
+    }
     if (a.multipleOf !== undefined && b.multipleOf !== undefined && a.multipleOf !== b.multipleOf) {
       merged.allOf = [{ kind: 'number', multipleOf: a.multipleOf }];
     }

@@ -29,12 +29,14 @@ export function describe(schema: Schema, ctx: EmitContext, depth = 0): string {
     case 'string':
     case 'integer':
       if (resolved.const !== undefined) return JSON.stringify(resolved.const);
+      if (resolved.enum?.length === 1) return JSON.stringify(resolved.enum[0]);
       if (resolved.enum !== undefined) return `one of ${resolved.enum.map((v) => JSON.stringify(v)).join(', ')}`;
       return KIND_NOUN[resolved.kind];
     case 'boolean':
       return resolved.const !== undefined ? String(resolved.const) : KIND_NOUN.boolean;
     case 'number':
       if (resolved.const !== undefined) return JSON.stringify(resolved.const);
+      if (resolved.enum?.length === 1) return JSON.stringify(resolved.enum[0]);
       if (resolved.enum !== undefined) return `one of ${resolved.enum.map((v) => JSON.stringify(v)).join(', ')}`;
       return KIND_NOUN[resolved.kind];
     case 'null':
