@@ -67,17 +67,23 @@ export interface RangeUpdateResult {
 }
 
 /**
- * The candidate rows: the caller's copies ($1 is the caller) it may read.
- * Web-public channels: everyone; other public channels: non-guests ($2);
- * private channels and guests: an active subscription; direct messages: the
- * participants (who are exactly those with a copy).
+ * The channels whose messages the caller ($1) may read: web-public channels
+ * for everyone, other public channels for non-guests ($2), private channels
+ * and, for guests, any channel through an active subscription. Read once per
+ * statement (a few rows), so each candidate message is checked by lookup.
+ */
+const READABLE_CHANNELS = `readable AS MATERIALIZED (
+    SELECT c.id FROM channels c LEFT JOIN subscriptions s ON s.channel_id = c.id AND s.user_id = $1
+    WHERE c.is_web_public OR (NOT c.is_private AND NOT $2) OR COALESCE(s.active, false))`;
+
+/**
+ * The candidate rows: the caller's copies it may read (READABLE_CHANNELS, in
+ * the same statement); direct messages: the participants, who are exactly
+ * those with a copy.
  */
 const ACCESSIBLE = `
   FROM user_messages um JOIN messages m ON m.id = um.message_id
-  LEFT JOIN channels c ON c.id = m.channel_id
-  LEFT JOIN subscriptions s ON s.channel_id = m.channel_id AND s.user_id = $1
-  WHERE um.user_id = $1
-    AND (m.type = 'private' OR c.is_web_public OR (NOT c.is_private AND NOT $2) OR COALESCE(s.active, false))`;
+  WHERE um.user_id = $1 AND (m.type = 'private' OR m.channel_id IN (SELECT id FROM readable))`;
 
 /**
  * Finds the range of matching messages around the anchor and sets or clears
@@ -105,7 +111,8 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
   const change = request.present
     ? `flags = array_append(flags, ${flag}::text) WHERE NOT (${flag}::text = ANY (flags))`
     : `flags = array_remove(flags, ${flag}::text) WHERE ${flag}::text = ANY (flags)`;
-  const sql = `WITH anchor AS MATERIALIZED (SELECT ${anchorSql} AS id),
+  const sql = `WITH ${READABLE_CHANNELS},
+    anchor AS MATERIALIZED (SELECT ${anchorSql} AS id),
     before AS MATERIALIZED (${matches('m.id < (SELECT id FROM anchor)', 'DESC', `${numBefore}::integer + 1`)}),
     after AS MATERIALIZED (${matches('m.id > (SELECT id FROM anchor)', 'ASC', `${numAfter}::integer + 1`)}),
     self AS MATERIALIZED (${matches(`m.id = (SELECT id FROM anchor) AND ${includeAnchor}::boolean`, 'ASC', '1')}),
@@ -114,8 +121,8 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
       UNION ALL (SELECT id FROM self)
       UNION ALL (SELECT id FROM after ORDER BY id ASC LIMIT ${numAfter}::integer)),
     target AS MATERIALIZED (
-      SELECT m.id, m.channel_id, m.channel_id IS NULL OR EXISTS (
-        SELECT 1 FROM subscriptions s WHERE s.user_id = $1 AND s.channel_id = m.channel_id AND s.active
+      SELECT m.id, m.channel_id, m.channel_id IS NULL OR m.channel_id IN (
+        SELECT s.channel_id FROM subscriptions s WHERE s.user_id = $1 AND s.active
       ) AS subscribed
       FROM messages m WHERE m.id IN (SELECT id FROM range)),
     changed AS (
