@@ -65,8 +65,10 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
   const prepared = new Map<string, Prepared>();
   const { serialize } = protocol;
 
+  // No syncToFs after each call: in memory and on Node's file system (NodeFS) PGlite writes
+  // through and its syncToFs does nothing but take a lock; it matters only for browser stores.
   const send = async (message: Uint8Array): Promise<BackendMessage[]> =>
-    (await pg.execProtocol(message).catch(rethrowDataError)).messages as BackendMessage[];
+    (await pg.execProtocol(message, { syncToFs: false }).catch(rethrowDataError)).messages as BackendMessage[];
 
   const prepare = async (sql: string): Promise<Prepared> => {
     const name = `s${prepared.size + 1}`;
