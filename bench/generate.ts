@@ -52,7 +52,10 @@ const TOOLS: Tool[] = [
 ];
 
 export interface GenerationRow {
+  /** Copies of our spec (0 for a document of its own, named by `spec`). */
   factor: number;
+  /** Set for a document other than copies of ours (`synthetic`). */
+  spec?: string;
   operations: number;
   tool: string;
   medianMs: number;
@@ -72,22 +75,27 @@ export interface GenerationOptions {
   /** Longest single run allowed; a tool that passes it is reported as capped. */
   capMs: number;
   log: (line: string) => void;
+  /** Documents of their own timed after the copies of ours (e.g. the large synthetic one). */
+  extra?: { label: string; doc: Record<string, unknown>; runs: number }[];
 }
 
 export async function benchGeneration(root: string, bundled: Record<string, unknown>, options: GenerationOptions): Promise<GenerationRow[]> {
   const rows: GenerationRow[] = [];
-  for (const factor of options.factors) {
-    const project = scratchProject(root, scaledSpec(bundled, factor), `${factor}x`);
+  const cases = [
+    ...options.factors.map((factor) => ({ factor, label: `${factor}x`, doc: () => scaledSpec(bundled, factor), runs: options.runs(factor), spec: undefined })),
+    ...(options.extra ?? []).map((e) => ({ factor: 0, label: e.label, doc: () => e.doc, runs: e.runs, spec: e.label })),
+  ];
+  for (const { factor, label, doc, runs: rounds, spec } of cases) {
+    const project = scratchProject(root, doc(), label);
     try {
       for (const p of peers) p.prepare(project.dir, project.spec);
       // Writes the handler scaffolds of the copied operations once, so every timed run finds them in place.
-      options.log(`generation ${factor}x (${project.operations} operations): scaffolds`);
+      options.log(`generation ${label} (${project.operations} operations): scaffolds`);
       ours('scaffolds', ['--only', 'server'], true).run(project);
       const times: Record<string, number[]> = Object.fromEntries(TOOLS.map((t) => [t.name, []]));
       const capped = new Set<string>();
-      const rounds = options.runs(factor);
       for (let round = 0; round < rounds; round++) {
-        options.log(`generation ${factor}x: round ${round + 1}/${rounds}`);
+        options.log(`generation ${label}: round ${round + 1}/${rounds}`);
         for (const tool of TOOLS) {
           if (capped.has(tool.name)) continue;
           const ms = tool.run(project, options.capMs);
@@ -98,10 +106,11 @@ export async function benchGeneration(root: string, bundled: Record<string, unkn
       const base = times[BASELINE]!;
       for (const tool of TOOLS) {
         const runs = capped.has(tool.name) ? [] : times[tool.name]!;
-        const at1 = rows.find((r) => r.factor === 1 && r.tool === tool.name);
+        const at1 = spec === undefined ? rows.find((r) => r.factor === 1 && r.tool === tool.name) : undefined;
         const medianMs = median(runs);
         rows.push({
           factor,
+          ...(spec !== undefined && { spec }),
           operations: project.operations,
           tool: tool.name,
           medianMs,

@@ -1,0 +1,113 @@
+/**
+ * Regression over the public @readme/oas-examples documents (a devDependency,
+ * read from node_modules, never copied into the repository): every OpenAPI
+ * 3.0 and 3.1 document loads, every schema in it converts and gets a
+ * generated validator, and those agree with ajv (draft 2020-12, on the
+ * normalised document) on every example the document gives for a body or
+ * parameter.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSpec } from '../../generator/load/index.js';
+import { isRecord } from '../../generator/load/walk.js';
+import { BuildContext } from '../../generator/model/context.js';
+import { deriveNames } from '../../generator/model/names.js';
+import { patternFlags, SchemaConverter } from '../../generator/model/schema.js';
+import type { ApiModel, NamedSchema } from '../../generator/model/types.js';
+import { renderValidators } from '../../generator/targets/validators/index.js';
+import { TEMPLATES_DIR } from '../fixtures/validators/load.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+const EXAMPLES = join(dirname(createRequire(import.meta.url).resolve('@readme/oas-examples/package.json')));
+const documents = ['3.0', '3.1'].flatMap((version) =>
+  readdirSync(join(EXAMPLES, version, 'json')).filter((f) => f.endsWith('.json')).sort().map((f) => `${version}/json/${f}`),
+);
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const scratch = mkdtempSync(join(tmpdir(), 'teamchat-oas-examples-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+type Validate = (value: unknown) => unknown[];
+let comparedTotal = 0;
+
+/** Every `schema` outside component schemas with the examples given beside it (media types, parameters). */
+function exampleSites(document: unknown): { schema: unknown; examples: unknown[] }[] {
+  const sites: { schema: unknown; examples: unknown[] }[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!isRecord(node)) return;
+    if ('schema' in node && (isRecord(node.schema) || typeof node.schema === 'boolean')) {
+      const examples: unknown[] = [];
+      if (node.example !== undefined) examples.push(node.example);
+      if (isRecord(node.examples)) for (const e of Object.values(node.examples)) if (isRecord(e) && 'value' in e) examples.push(e.value);
+      sites.push({ schema: node.schema, examples });
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== 'example' && key !== 'examples' && !key.startsWith('x-') && key !== 'schema') visit(value);
+  };
+  visit(isRecord(document) ? document.paths : undefined);
+  return sites;
+}
+
+describe.each(documents)('%s', (file) => {
+  it('loads, converts every schema, and its validators agree with ajv on its examples', async () => {
+    const raw = JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as Record<string, any>;
+    // The operations half names operations without an operationId; here only schemas matter.
+    let n = 0;
+    for (const item of Object.values<any>(raw.paths ?? {})) for (const m of METHODS) if (isRecord(item?.[m])) item[m].operationId = `op-${n++}`;
+    const dir = join(scratch, file.replace(/\W/g, '_'));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'openapi.json'), JSON.stringify(raw));
+    const loaded = await loadSpec('openapi.json', dir);
+
+    const ctx = new BuildContext(loaded.document, loaded.sources);
+    const converter = new SchemaConverter(ctx);
+    const components = isRecord(loaded.document.components) && isRecord(loaded.document.components.schemas) ? loaded.document.components.schemas : {};
+    const sites = exampleSites(loaded.document);
+    const raws = [...Object.keys(components).map((name) => ({ name, node: components[name] as unknown })), ...sites.map((s, i) => ({ name: `site ${i}`, node: s.schema }))];
+    const names = deriveNames(raws.map((r) => r.name));
+    const schemas: NamedSchema[] = raws.map((r) => ({
+      name: r.name,
+      names: names.get(r.name)!,
+      schema: r.name.startsWith('site ') ? converter.convert(r.node) : converter.namedSchema(r.name),
+    }));
+    const model: ApiModel = { title: file, version: '1', description: '', basePath: '', maxFeatureLevel: 0, operations: [], schemas, errors: [], tags: [], unspecified: [] };
+    const source = renderValidators(model, TEMPLATES_DIR, 'test');
+    writeFileSync(join(dir, 'validators.ts'), source.validators);
+    writeFileSync(join(dir, 'validators-runtime.ts'), source.runtime);
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    const generated = (await import(pathToFileURL(join(dir, 'validators.ts')).href)) as { schemaValidators: Record<string, Validate> };
+
+    const ajv = new Ajv2020({
+      strict: false,
+      code: { regExp: ((p: string) => { try { return new RegExp(p, patternFlags(p)); } catch { return { test: () => true }; } }) as never },
+    });
+    addFormats(ajv);
+    ajv.addSchema({ ...structuredClone(loaded.document), $id: 'https://oas.test/doc.json' });
+    let compared = 0;
+    sites.forEach((site, i) => {
+      if (site.examples.length === 0) return;
+      const theirs = ajv.compile({ $id: `https://oas.test/site${i}.json`, $defs: {}, ...(structuredClone(site.schema) as object), ...rebase(site.schema) });
+      for (const example of site.examples) {
+        compared++;
+        const ours = generated.schemaValidators[`site ${i}`]!(example).length === 0;
+        expect(ours, `site ${i}: ${JSON.stringify(example).slice(0, 200)}`).toBe(theirs(example));
+      }
+    });
+    comparedTotal += compared;
+  }, 60_000);
+});
+
+it('compared a fair number of examples across the documents', () => {
+  expect(comparedTotal).toBeGreaterThan(30);
+});
+
+/** Refs inside an inline schema point into the document: resolve them against it. */
+function rebase(schema: unknown): Record<string, unknown> {
+  const copy = JSON.parse(JSON.stringify(schema ?? {}, (k, v: unknown) => (k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `https://oas.test/doc.json${v}` : v))) as Record<string, unknown>;
+  return copy;
+}
