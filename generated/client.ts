@@ -48,10 +48,20 @@ import type {
   UploadFileParams,
   UploadFileResponse,
 } from './types.js';
-import { createSender, type ClientOptions, type OperationSpec, type RequestOptions } from './client-runtime.js';
+import {
+  bindClient,
+  createSender,
+  detectLevel,
+  type ClientOptions,
+  type DetectOptions,
+  type LevelledPath,
+  type OperationSpec,
+  type RequestOptions,
+} from './client-runtime.js';
 
 export {
   ApiError,
+  featureLevelOf,
   isApiError,
   ResponseValidationError,
   TransportError,
@@ -60,9 +70,11 @@ export {
 export type {
   ApiErrorOf,
   ClientOptions,
+  DetectOptions,
   ErrorBodyFor,
   RequestOptions,
   ResponseIssue,
+  RetryOptions,
   TransportErrorKind,
   UnknownErrorBody,
   UploadFile,
@@ -422,6 +434,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     body: 'none',
     featureLevel: 493,
     params: [],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   updateChannelFolder: {
     method: 'PATCH',
@@ -435,6 +448,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'description', in: 'body', encoding: 'plain' },
       { name: 'is_archived', in: 'body', encoding: 'plain' },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   fetchApiKey: {
     method: 'POST',
@@ -445,6 +459,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'username', in: 'body', encoding: 'plain' },
       { name: 'password', in: 'body', encoding: 'plain' },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167], ['user_id', 171]],
   },
   sendInvites: {
     method: 'POST',
@@ -461,6 +476,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'notify_referrer_on_join', in: 'body', encoding: 'plain', featureLevel: 267 },
       { name: 'welcome_message_custom_text', in: 'body', encoding: 'json', featureLevel: 416 },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   markTopicAsRead: {
     method: 'POST',
@@ -471,6 +487,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'stream_id', in: 'body', encoding: 'plain' },
       { name: 'topic_name', in: 'body', encoding: 'plain' },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   updateMessageFlagsForNarrow: {
     method: 'POST',
@@ -487,6 +504,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'op', in: 'body', encoding: 'plain' },
       { name: 'flag', in: 'body', encoding: 'plain' },
     ],
+    newerFields: [['ignored_because_not_subscribed_channels', 355], ['ignored_parameters_unsupported', 167]],
   },
   getMessage: {
     method: 'GET',
@@ -498,6 +516,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'apply_markdown', in: 'query', encoding: 'plain', featureLevel: 120 },
       { name: 'allow_empty_topic_name', in: 'query', encoding: 'plain', featureLevel: 334 },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167], ['message', 120], ['message.edit_history[]', 284], ['message.flags', 224], ['message.last_edit_timestamp', 365], ['message.last_moved_timestamp', 365], ['message.reactions[]', 328], ['message.reactions[].user_id', 2], ['message.recipient_id', 482]],
   },
   getMessageHistory: {
     method: 'GET',
@@ -508,6 +527,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'message_id', in: 'path', encoding: 'plain' },
       { name: 'allow_empty_topic_name', in: 'query', encoding: 'plain', featureLevel: 334 },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167], ['message_history[].prev_stream', 1], ['message_history[].stream', 118]],
   },
   removeReaction: {
     method: 'DELETE',
@@ -520,6 +540,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'emoji_code', in: 'body', encoding: 'plain' },
       { name: 'reaction_type', in: 'body', encoding: 'plain' },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   reportMessage: {
     method: 'POST',
@@ -532,6 +553,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'report_type', in: 'body', encoding: 'plain' },
       { name: 'description', in: 'body', encoding: 'plain' },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   updateRealmDomain: {
     method: 'PATCH',
@@ -542,6 +564,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'domain', in: 'path', encoding: 'plain' },
       { name: 'allow_subdomains', in: 'body', encoding: 'plain' },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   getLinkifiers: {
     method: 'GET',
@@ -550,6 +573,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     body: 'none',
     featureLevel: 54,
     params: [],
+    newerFields: [['ignored_parameters_unsupported', 167], ['linkifiers[].example_input', 471], ['linkifiers[].reverse_template', 471], ['linkifiers[].url_template', 176]],
   },
   addCodePlayground: {
     method: 'POST',
@@ -562,6 +586,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'pygments_language', in: 'body', encoding: 'plain' },
       { name: 'url_template', in: 'body', encoding: 'plain', featureLevel: 196 },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   createMessageReminder: {
     method: 'POST',
@@ -574,6 +599,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'scheduled_delivery_timestamp', in: 'body', encoding: 'plain' },
       { name: 'note', in: 'body', encoding: 'plain', featureLevel: 415 },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   updateScheduledMessage: {
     method: 'PATCH',
@@ -589,6 +615,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'topic', in: 'body', encoding: 'plain' },
       { name: 'scheduled_delivery_timestamp', in: 'body', encoding: 'plain' },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   updateStream: {
     method: 'PATCH',
@@ -613,6 +640,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'can_delete_any_message_group', in: 'body', encoding: 'json', featureLevel: 407 },
       { name: 'can_delete_own_message_group', in: 'body', encoding: 'json', featureLevel: 407 },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   updateUserGroupSubgroups: {
     method: 'POST',
@@ -625,6 +653,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'add', in: 'body', encoding: 'json' },
       { name: 'delete', in: 'body', encoding: 'json' },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   uploadFile: {
     method: 'POST',
@@ -634,6 +663,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     params: [
       { name: 'file', in: 'body', encoding: 'file' },
     ],
+    newerFields: [['filename', 285], ['ignored_parameters_unsupported', 167], ['uri', 272], ['url', 272]],
   },
   getOwnUser: {
     method: 'GET',
@@ -641,6 +671,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     auth: true,
     body: 'none',
     params: [],
+    newerFields: [['date_joined', 475], ['delivery_email', 163], ['ignored_parameters_unsupported', 167], ['is_imported_stub', 433], ['role', 60]],
   },
   updatePresence: {
     method: 'POST',
@@ -655,6 +686,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'new_user_input', in: 'body', encoding: 'plain' },
       { name: 'slim_presence', in: 'body', encoding: 'plain' },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167], ['presence_last_update_id', 263]],
   },
   updateStatus: {
     method: 'POST',
@@ -668,6 +700,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'reaction_type', in: 'body', encoding: 'plain', featureLevel: 86 },
       { name: 'away', in: 'body', encoding: 'plain' },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
   updateUser: {
     method: 'PATCH',
@@ -681,16 +714,26 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
       { name: 'profile_data', in: 'body', encoding: 'json' },
       { name: 'new_email', in: 'body', encoding: 'plain', featureLevel: 285 },
     ],
+    newerFields: [['ignored_parameters_unsupported', 167]],
   },
 };
+
+/** Per error code, its extra fields newer than some feature level. */
+const newerErrorFields: { readonly [code: string]: readonly LevelledPath[] } = {
+};
+
+/** The feature level the server at `options.baseUrl` reports (`X-Feature-Level`), or undefined when it reports none. */
+export function detectFeatureLevel(options: DetectOptions): Promise<number | undefined> {
+  return detectLevel('/api/v1', options);
+}
 
 /** A client for the server at `options.baseUrl`, authenticated as `options.email`. */
 export function createClient(options: ClientOptions): Client {
   const send = createSender<OperationName>(
-    { basePath: '/api/v1', operations, loadValidators: () => import('./validators.js') },
+    { basePath: '/api/v1', operations, newerErrorFields, loadValidators: () => import('./validators.js') },
     options,
   );
-  return {
+  return bindClient<Client>({
     createVideoCall: (params, requestOptions) => send<CreateVideoCallResponse>('createVideoCall', params, requestOptions),
     updateChannelFolder: (params, requestOptions) => send<UpdateChannelFolderResponse>('updateChannelFolder', params, requestOptions),
     fetchApiKey: (params, requestOptions) => send<FetchApiKeyResponse>('fetchApiKey', params, requestOptions),
@@ -713,5 +756,5 @@ export function createClient(options: ClientOptions): Client {
     updatePresence: (params, requestOptions) => send<UpdatePresenceResponse>('updatePresence', params, requestOptions),
     updateStatus: (params, requestOptions) => send<UpdateStatusResponse>('updateStatus', params, requestOptions),
     updateUser: (params, requestOptions) => send<UpdateUserResponse>('updateUser', params, requestOptions),
-  };
+  }, send);
 }

@@ -32,14 +32,40 @@ export interface ClientOptions {
   email: string;
   /** Password of HTTP Basic auth: the API key. */
   apiKey: string;
-  /** The server's feature level: newer operations and parameters are refused before anything is sent. */
-  featureLevel?: number;
+  /**
+   * The server's feature level: operations and parameters newer than it are
+   * refused before anything is sent, and response fields newer than it may be
+   * absent. `'server'`: learn it from the `X-Feature-Level` header of every
+   * answer (nothing is refused before the first answer); see also
+   * {@link detectFeatureLevel}.
+   */
+  featureLevel?: number | 'server';
   /** Defaults to `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
   /** Check every response body against the spec; `'strict'` also reports fields the spec does not list. */
   validateResponses?: boolean | 'strict';
-  /** Abort a request, reading its body included, after this many milliseconds. */
+  /** Abort a call, reading its body and any retries included, after this many milliseconds. */
   timeoutMs?: number;
+  /** Retry throttled, unavailable and unreachable answers (off by default). */
+  retry?: RetryOptions;
+}
+
+/**
+ * Which answers are retried: 429 for every method; 502, 503, 504 and a
+ * connection that failed before the request was sent only for idempotent
+ * methods (GET, PUT, DELETE). A `Retry-After` header (seconds or an HTTP
+ * date) sets the wait; otherwise the wait grows exponentially, with jitter.
+ * Retries stop at `attempts`, at `timeoutMs`, when the caller's signal
+ * aborts, or when the server asks for a wait longer than `maxDelayMs`; the
+ * last answer (or failure) is then what the call returns.
+ */
+export interface RetryOptions {
+  /** Sends at most, the first included (1: no retry). */
+  attempts: number;
+  /** Wait before the first retry, in milliseconds, doubling each retry (default 250). */
+  baseDelayMs?: number;
+  /** Longest wait, of the backoff and of a `Retry-After`, in milliseconds (default 30 000). */
+  maxDelayMs?: number;
 }
 
 /** Per-call options, the second argument of every method. */
@@ -185,6 +211,9 @@ export interface ParamSpec {
   readonly featureLevel?: number;
 }
 
+/** `[path, level]`: a response field (`linkifiers[].example_input`) and the newest feature level noted on it. */
+export type LevelledPath = readonly [string, number];
+
 export interface OperationSpec {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Relative to the base path, with `{name}` placeholders. */
@@ -193,6 +222,8 @@ export interface OperationSpec {
   readonly body: 'none' | 'form' | 'multipart';
   readonly featureLevel?: number;
   readonly params: readonly ParamSpec[];
+  /** Success-body fields a server below their level may leave out or send in an older shape. */
+  readonly newerFields?: readonly LevelledPath[];
 }
 
 const BODY_EXCERPT_LENGTH = 200;
@@ -211,11 +242,22 @@ export interface ClientDefinition<N extends string> {
   /** Path prefix of every operation (e.g. `/api/v1`). */
   basePath: string;
   operations: { readonly [K in N]: OperationSpec };
+  /** Per error code, its extra fields newer than some level. */
+  newerErrorFields?: { readonly [code: string]: readonly LevelledPath[] };
   loadValidators(): Promise<ResponseValidators>;
 }
 
 /** Sends operation `name` with its parameters; resolves to the success body. */
-export type Send<N extends string> = <T>(name: N, params: object | undefined, options: RequestOptions | undefined) => Promise<T>;
+export type Send<N extends string> = (<T>(name: N, params: object | undefined, options: RequestOptions | undefined) => Promise<T>) & {
+  /** The level the client works with: given, or learned from the server; undefined until known. */
+  featureLevel(): number | undefined;
+};
+
+/** The header every answer of our server carries its feature level in. */
+export const FEATURE_LEVEL_HEADER = 'x-feature-level';
+
+const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
+const RETRY_STATUSES = new Set([502, 503, 504]);
 
 export function createSender<N extends string>(definition: ClientDefinition<N>, options: ClientOptions): Send<N> {
   const root = options.baseUrl.replace(/\/+$/, '') + definition.basePath;
@@ -223,20 +265,25 @@ export function createSender<N extends string>(definition: ClientDefinition<N>, 
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const validation = options.validateResponses ?? false;
   let validators: Promise<ResponseValidators> | undefined;
+  let learned: number | undefined;
+  const level = (): number | undefined => (typeof options.featureLevel === 'number' ? options.featureLevel : learned);
 
-  return async <T>(name: N, params: object | undefined, requestOptions: RequestOptions | undefined) => {
+  const send = async <T>(name: N, params: object | undefined, requestOptions: RequestOptions | undefined): Promise<T> => {
     const spec: OperationSpec = definition.operations[name];
     const values = (params ?? {}) as Record<string, unknown>;
-    checkFeatureLevel(name, spec, values, options.featureLevel);
+    checkFeatureLevel(name, spec, values, level());
     const init = buildRequest(name, spec, values, authorization);
     const url = root + init.path + (init.query ? `?${init.query}` : '');
-    const { status, body } = await exchange(name, fetchImpl, url, init.request, options.timeoutMs, requestOptions?.signal);
+    const { status, body, headers } = await exchangeWithRetries(name, fetchImpl, url, init.request, options, requestOptions?.signal);
+    if (options.featureLevel === 'server') learned = reportedLevel(headers) ?? learned;
 
     if (validation !== false) {
       validators ??= definition.loadValidators();
       const { responseValidators, validateErrorBody } = await validators;
-      const check = isErrorResponse(status, body) ? validateErrorBody : responseValidators[name];
-      const issues = check === undefined ? [] : check(body, { strict: validation === 'strict', allErrors: true });
+      const failed = isErrorResponse(status, body);
+      const check = failed ? validateErrorBody : responseValidators[name];
+      const newer = failed ? definition.newerErrorFields?.[String(body['code'])] : spec.newerFields;
+      const issues = withoutNewerFields(check === undefined ? [] : check(body, { strict: validation === 'strict', allErrors: true }), newer, level());
       if (issues.length > 0) throw new ResponseValidationError(name, status, issues, body);
     }
     if (isErrorResponse(status, body)) {
@@ -250,6 +297,151 @@ export function createSender<N extends string>(definition: ClientDefinition<N>, 
     }
     return body as T;
   };
+  return Object.assign(send, { featureLevel: level });
+}
+
+const clientLevels = new WeakMap<object, () => number | undefined>();
+
+/** Ties a client object to its sender, for {@link featureLevelOf}. */
+export function bindClient<C extends object>(client: C, send: { featureLevel(): number | undefined }): C {
+  clientLevels.set(client, () => send.featureLevel());
+  return client;
+}
+
+/** The feature level a client works with: the one it was given, or the one it learned from the server (`featureLevel: 'server'`). */
+export function featureLevelOf(client: object): number | undefined {
+  return clientLevels.get(client)?.();
+}
+
+/** Options of {@link detectFeatureLevel}. */
+export interface DetectOptions {
+  baseUrl: string;
+  fetch?: typeof globalThis.fetch;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Asks the server for its feature level: one unauthenticated `GET` of the
+ * API's base path, whose answer (whatever its status) carries the level in
+ * `X-Feature-Level`. Undefined when the server does not report one.
+ */
+export async function detectLevel(basePath: string, options: DetectOptions): Promise<number | undefined> {
+  const url = `${options.baseUrl.replace(/\/+$/, '')}${basePath}/`;
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const { headers } = await exchange('detectFeatureLevel', fetchImpl, url, { method: 'GET', headers: { Accept: 'application/json' } }, options.timeoutMs, options.timeoutMs, options.signal, false);
+  return reportedLevel(headers);
+}
+
+function reportedLevel(headers: Headers): number | undefined {
+  const value = headers.get(FEATURE_LEVEL_HEADER)?.trim();
+  return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * Drops the issues a server below some fields' level explains: the field
+ * missing, or in an older shape. Issues elsewhere stay.
+ */
+function withoutNewerFields(issues: ResponseIssue[], newer: readonly LevelledPath[] | undefined, level: number | undefined): ResponseIssue[] {
+  if (level === undefined || newer === undefined || issues.length === 0) return issues;
+  const relaxed = newer.filter(([, at]) => at > level).map(([path]) => path);
+  if (relaxed.length === 0) return issues;
+  return issues.filter((issue) => {
+    const path = fieldPath(issue.path);
+    return !relaxed.some((r) => path === r || path.startsWith(`${r}.`) || path.startsWith(`${r}[`));
+  });
+}
+
+/** `$.linkifiers[0]["odd key"]` -> `linkifiers[].odd key`: the form of {@link LevelledPath}. */
+function fieldPath(issuePath: string): string {
+  return issuePath
+    .replace(/^\$/, '')
+    .replace(/\[(\d+)\]/g, '[]')
+    .replace(/\["((?:[^"\\]|\\.)*)"\]/g, (_match, key: string) => `.${JSON.parse(`"${key}"`) as string}`)
+    .replace(/^\./, '');
+}
+
+/** Sends the request, retrying as {@link RetryOptions} says; the last answer or failure is the result. */
+async function exchangeWithRetries(
+  name: string,
+  fetchImpl: typeof globalThis.fetch,
+  url: string,
+  request: RequestInit,
+  options: ClientOptions,
+  signal: AbortSignal | undefined,
+): Promise<Answer> {
+  const retry = options.retry;
+  const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
+  const remaining = (): number | undefined => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
+  const idempotent = IDEMPOTENT.has((request.method ?? 'GET').toUpperCase());
+  const attempts = Math.max(1, Math.floor(retry?.attempts ?? 1));
+  const maxDelay = retry?.maxDelayMs ?? 30_000;
+  for (let attempt = 1; ; attempt++) {
+    let answer: Answer;
+    try {
+      answer = await exchange(name, fetchImpl, url, request, remaining(), options.timeoutMs, signal);
+    } catch (error) {
+      const retryable = retry !== undefined && idempotent && attempt < attempts && error instanceof TransportError && error.kind === 'network' && failedBeforeSending(error.cause);
+      if (!retryable || !(await pause(name, retryDelay(attempt, retry), remaining(), signal))) throw error;
+      continue;
+    }
+    const retryable = retry !== undefined && attempt < attempts && (answer.status === 429 || (idempotent && RETRY_STATUSES.has(answer.status)));
+    if (!retryable) return answer;
+    const asked = retryAfterMs(answer.headers.get('retry-after'), Date.now());
+    if (asked !== undefined && asked > maxDelay) return answer;
+    if (!(await pause(name, asked ?? retryDelay(attempt, retry), remaining(), signal))) return answer;
+  }
+}
+
+/**
+ * The backoff before retry `attempt` (1 = the first retry): half of
+ * `min(maxDelayMs, baseDelayMs * 2^(attempt-1))` plus a random part of the
+ * other half.
+ */
+export function retryDelay(attempt: number, retry: Pick<RetryOptions, 'baseDelayMs' | 'maxDelayMs'>, random: () => number = Math.random): number {
+  const cap = Math.min(retry.maxDelayMs ?? 30_000, (retry.baseDelayMs ?? 250) * 2 ** (attempt - 1));
+  return cap / 2 + random() * (cap / 2);
+}
+
+/** `Retry-After` in milliseconds from now: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * Waits `ms` unless that passes the deadline (false: do not retry) or the
+ * signal aborts (a TransportError, as an aborted request gives).
+ */
+function pause(name: string, ms: number, remaining: number | undefined, signal: AbortSignal | undefined): Promise<boolean> {
+  if (remaining !== undefined && ms >= remaining) return Promise.resolve(false);
+  return new Promise((resolve, reject) => {
+    const aborted = (): void => {
+      clearTimeout(timer);
+      reject(new TransportError(name, 'aborted', 'request aborted', { cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve(true);
+    }, ms);
+    if (signal?.aborted) aborted();
+    else signal?.addEventListener('abort', aborted, { once: true });
+  });
+}
+
+/** Error codes of a connection that failed before any byte of the request was written. */
+const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Whether a fetch failure (its cause chain, or every error of an AggregateError) says nothing was sent. */
+function failedBeforeSending(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 5) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && BEFORE_SENDING.has(code)) return true;
+  if (error instanceof AggregateError && error.errors.length > 0) return error.errors.every((e) => failedBeforeSending(e, depth + 1));
+  return failedBeforeSending((error as { cause?: unknown }).cause, depth + 1);
 }
 
 function checkFeatureLevel(
@@ -332,14 +524,27 @@ function appendFile(form: FormData, field: string, file: UploadFile): void {
   form.append(field, blob, file.filename);
 }
 
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Headers;
+}
+
+/**
+ * One request and its JSON body. `timeoutMs` is the time left for it,
+ * `budgetMs` the call's whole budget (named in the timeout message).
+ * Without `parse`, the body is read and dropped.
+ */
 async function exchange(
   name: string,
   fetchImpl: typeof globalThis.fetch,
   url: string,
   request: RequestInit,
   timeoutMs: number | undefined,
+  budgetMs: number | undefined,
   signal: AbortSignal | undefined,
-): Promise<{ status: number; body: Record<string, unknown> }> {
+  parse = true,
+): Promise<Answer> {
   const controller = new AbortController();
   let timedOut = false;
   const onAbort = () => controller.abort(signal?.reason);
@@ -355,12 +560,14 @@ async function exchange(
 
   let status: number;
   let text: string;
+  let headers: Headers;
   try {
     const response = await fetchImpl(url, { ...request, signal: controller.signal });
     status = response.status;
+    headers = response.headers;
     text = await response.text();
   } catch (error) {
-    if (timedOut) throw new TransportError(name, 'timeout', `no answer within ${timeoutMs} ms`, { cause: error });
+    if (timedOut) throw new TransportError(name, 'timeout', `no answer within ${budgetMs ?? timeoutMs} ms`, { cause: error });
     if (controller.signal.aborted) throw new TransportError(name, 'aborted', 'request aborted', { cause: error });
     throw new TransportError(name, 'network', `request failed: ${describe(error)}`, { cause: error });
   } finally {
@@ -368,6 +575,7 @@ async function exchange(
     signal?.removeEventListener('abort', onAbort);
   }
 
+  if (!parse) return { status, body: {}, headers };
   const bodyExcerpt = text.slice(0, BODY_EXCERPT_LENGTH);
   let body: unknown;
   try {
@@ -385,7 +593,7 @@ async function exchange(
       bodyExcerpt,
     });
   }
-  return { status, body: body as Record<string, unknown> };
+  return { status, body: body as Record<string, unknown>, headers };
 }
 
 function isErrorResponse(status: number, body: Record<string, unknown>): boolean {

@@ -34,14 +34,39 @@ export interface ClientOptions {
     email: string;
     /** Password of HTTP Basic auth: the API key. */
     apiKey: string;
-    /** The server's feature level: newer operations and parameters are refused before anything is sent. */
-    featureLevel?: number;
+    /**
+     * The server's feature level: operations and parameters newer than it are
+     * refused before anything is sent, and response fields newer than it may be
+     * absent. `'server'`: learn it from the `X-Feature-Level` header of every
+     * answer (nothing is refused before the first answer); see also
+     * {@link detectFeatureLevel}.
+     */
+    featureLevel?: number | 'server';
     /** Defaults to `globalThis.fetch`. */
     fetch?: typeof globalThis.fetch;
     /** Check every response body against the spec; `'strict'` also reports fields the spec does not list. */
     validateResponses?: boolean | 'strict';
-    /** Abort a request, reading its body included, after this many milliseconds. */
+    /** Abort a call, reading its body and any retries included, after this many milliseconds. */
     timeoutMs?: number;
+    /** Retry throttled, unavailable and unreachable answers (off by default). */
+    retry?: RetryOptions;
+}
+/**
+ * Which answers are retried: 429 for every method; 502, 503, 504 and a
+ * connection that failed before the request was sent only for idempotent
+ * methods (GET, PUT, DELETE). A `Retry-After` header (seconds or an HTTP
+ * date) sets the wait; otherwise the wait grows exponentially, with jitter.
+ * Retries stop at `attempts`, at `timeoutMs`, when the caller's signal
+ * aborts, or when the server asks for a wait longer than `maxDelayMs`; the
+ * last answer (or failure) is then what the call returns.
+ */
+export interface RetryOptions {
+    /** Sends at most, the first included (1: no retry). */
+    attempts: number;
+    /** Wait before the first retry, in milliseconds, doubling each retry (default 250). */
+    baseDelayMs?: number;
+    /** Longest wait, of the backoff and of a `Retry-After`, in milliseconds (default 30 000). */
+    maxDelayMs?: number;
 }
 /** Per-call options, the second argument of every method. */
 export interface RequestOptions {
@@ -131,6 +156,8 @@ export interface ParamSpec {
     readonly encoding: ParamEncoding;
     readonly featureLevel?: number;
 }
+/** `[path, level]`: a response field (`linkifiers[].example_input`) and the newest feature level noted on it. */
+export type LevelledPath = readonly [string, number];
 export interface OperationSpec {
     readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     /** Relative to the base path, with `{name}` placeholders. */
@@ -139,6 +166,8 @@ export interface OperationSpec {
     readonly body: 'none' | 'form' | 'multipart';
     readonly featureLevel?: number;
     readonly params: readonly ParamSpec[];
+    /** Success-body fields a server below their level may leave out or send in an older shape. */
+    readonly newerFields?: readonly LevelledPath[];
 }
 /** A response check of the generated validators. */
 export type ResponseCheck = (body: unknown, options?: {
@@ -159,9 +188,45 @@ export interface ClientDefinition<N extends string> {
     operations: {
         readonly [K in N]: OperationSpec;
     };
+    /** Per error code, its extra fields newer than some level. */
+    newerErrorFields?: {
+        readonly [code: string]: readonly LevelledPath[];
+    };
     loadValidators(): Promise<ResponseValidators>;
 }
 /** Sends operation `name` with its parameters; resolves to the success body. */
-export type Send<N extends string> = <T>(name: N, params: object | undefined, options: RequestOptions | undefined) => Promise<T>;
+export type Send<N extends string> = (<T>(name: N, params: object | undefined, options: RequestOptions | undefined) => Promise<T>) & {
+    /** The level the client works with: given, or learned from the server; undefined until known. */
+    featureLevel(): number | undefined;
+};
+/** The header every answer of our server carries its feature level in. */
+export declare const FEATURE_LEVEL_HEADER = "x-feature-level";
 export declare function createSender<N extends string>(definition: ClientDefinition<N>, options: ClientOptions): Send<N>;
+/** Ties a client object to its sender, for {@link featureLevelOf}. */
+export declare function bindClient<C extends object>(client: C, send: {
+    featureLevel(): number | undefined;
+}): C;
+/** The feature level a client works with: the one it was given, or the one it learned from the server (`featureLevel: 'server'`). */
+export declare function featureLevelOf(client: object): number | undefined;
+/** Options of {@link detectFeatureLevel}. */
+export interface DetectOptions {
+    baseUrl: string;
+    fetch?: typeof globalThis.fetch;
+    timeoutMs?: number;
+    signal?: AbortSignal;
+}
+/**
+ * Asks the server for its feature level: one unauthenticated `GET` of the
+ * API's base path, whose answer (whatever its status) carries the level in
+ * `X-Feature-Level`. Undefined when the server does not report one.
+ */
+export declare function detectLevel(basePath: string, options: DetectOptions): Promise<number | undefined>;
+/**
+ * The backoff before retry `attempt` (1 = the first retry): half of
+ * `min(maxDelayMs, baseDelayMs * 2^(attempt-1))` plus a random part of the
+ * other half.
+ */
+export declare function retryDelay(attempt: number, retry: Pick<RetryOptions, 'baseDelayMs' | 'maxDelayMs'>, random?: () => number): number;
+/** `Retry-After` in milliseconds from now: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export declare function retryAfterMs(value: string | null, now: number): number | undefined;
 export {};

@@ -83,24 +83,34 @@ export class ResponseValidationError extends Error {
     }
 }
 const BODY_EXCERPT_LENGTH = 200;
+/** The header every answer of our server carries its feature level in. */
+export const FEATURE_LEVEL_HEADER = 'x-feature-level';
+const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
+const RETRY_STATUSES = new Set([502, 503, 504]);
 export function createSender(definition, options) {
     const root = options.baseUrl.replace(/\/+$/, '') + definition.basePath;
     const authorization = basicAuthorization(options.email, options.apiKey);
     const fetchImpl = options.fetch ?? globalThis.fetch;
     const validation = options.validateResponses ?? false;
     let validators;
-    return async (name, params, requestOptions) => {
+    let learned;
+    const level = () => (typeof options.featureLevel === 'number' ? options.featureLevel : learned);
+    const send = async (name, params, requestOptions) => {
         const spec = definition.operations[name];
         const values = (params ?? {});
-        checkFeatureLevel(name, spec, values, options.featureLevel);
+        checkFeatureLevel(name, spec, values, level());
         const init = buildRequest(name, spec, values, authorization);
         const url = root + init.path + (init.query ? `?${init.query}` : '');
-        const { status, body } = await exchange(name, fetchImpl, url, init.request, options.timeoutMs, requestOptions?.signal);
+        const { status, body, headers } = await exchangeWithRetries(name, fetchImpl, url, init.request, options, requestOptions?.signal);
+        if (options.featureLevel === 'server')
+            learned = reportedLevel(headers) ?? learned;
         if (validation !== false) {
             validators ??= definition.loadValidators();
             const { responseValidators, validateErrorBody } = await validators;
-            const check = isErrorResponse(status, body) ? validateErrorBody : responseValidators[name];
-            const issues = check === undefined ? [] : check(body, { strict: validation === 'strict', allErrors: true });
+            const failed = isErrorResponse(status, body);
+            const check = failed ? validateErrorBody : responseValidators[name];
+            const newer = failed ? definition.newerErrorFields?.[String(body['code'])] : spec.newerFields;
+            const issues = withoutNewerFields(check === undefined ? [] : check(body, { strict: validation === 'strict', allErrors: true }), newer, level());
             if (issues.length > 0)
                 throw new ResponseValidationError(name, status, issues, body);
         }
@@ -115,6 +125,138 @@ export function createSender(definition, options) {
         }
         return body;
     };
+    return Object.assign(send, { featureLevel: level });
+}
+const clientLevels = new WeakMap();
+/** Ties a client object to its sender, for {@link featureLevelOf}. */
+export function bindClient(client, send) {
+    clientLevels.set(client, () => send.featureLevel());
+    return client;
+}
+/** The feature level a client works with: the one it was given, or the one it learned from the server (`featureLevel: 'server'`). */
+export function featureLevelOf(client) {
+    return clientLevels.get(client)?.();
+}
+/**
+ * Asks the server for its feature level: one unauthenticated `GET` of the
+ * API's base path, whose answer (whatever its status) carries the level in
+ * `X-Feature-Level`. Undefined when the server does not report one.
+ */
+export async function detectLevel(basePath, options) {
+    const url = `${options.baseUrl.replace(/\/+$/, '')}${basePath}/`;
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    const { headers } = await exchange('detectFeatureLevel', fetchImpl, url, { method: 'GET', headers: { Accept: 'application/json' } }, options.timeoutMs, options.timeoutMs, options.signal, false);
+    return reportedLevel(headers);
+}
+function reportedLevel(headers) {
+    const value = headers.get(FEATURE_LEVEL_HEADER)?.trim();
+    return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : undefined;
+}
+/**
+ * Drops the issues a server below some fields' level explains: the field
+ * missing, or in an older shape. Issues elsewhere stay.
+ */
+function withoutNewerFields(issues, newer, level) {
+    if (level === undefined || newer === undefined || issues.length === 0)
+        return issues;
+    const relaxed = newer.filter(([, at]) => at > level).map(([path]) => path);
+    if (relaxed.length === 0)
+        return issues;
+    return issues.filter((issue) => {
+        const path = fieldPath(issue.path);
+        return !relaxed.some((r) => path === r || path.startsWith(`${r}.`) || path.startsWith(`${r}[`));
+    });
+}
+/** `$.linkifiers[0]["odd key"]` -> `linkifiers[].odd key`: the form of {@link LevelledPath}. */
+function fieldPath(issuePath) {
+    return issuePath
+        .replace(/^\$/, '')
+        .replace(/\[(\d+)\]/g, '[]')
+        .replace(/\["((?:[^"\\]|\\.)*)"\]/g, (_match, key) => `.${JSON.parse(`"${key}"`)}`)
+        .replace(/^\./, '');
+}
+/** Sends the request, retrying as {@link RetryOptions} says; the last answer or failure is the result. */
+async function exchangeWithRetries(name, fetchImpl, url, request, options, signal) {
+    const retry = options.retry;
+    const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
+    const remaining = () => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
+    const idempotent = IDEMPOTENT.has((request.method ?? 'GET').toUpperCase());
+    const attempts = Math.max(1, Math.floor(retry?.attempts ?? 1));
+    const maxDelay = retry?.maxDelayMs ?? 30_000;
+    for (let attempt = 1;; attempt++) {
+        let answer;
+        try {
+            answer = await exchange(name, fetchImpl, url, request, remaining(), options.timeoutMs, signal);
+        }
+        catch (error) {
+            const retryable = retry !== undefined && idempotent && attempt < attempts && error instanceof TransportError && error.kind === 'network' && failedBeforeSending(error.cause);
+            if (!retryable || !(await pause(name, retryDelay(attempt, retry), remaining(), signal)))
+                throw error;
+            continue;
+        }
+        const retryable = retry !== undefined && attempt < attempts && (answer.status === 429 || (idempotent && RETRY_STATUSES.has(answer.status)));
+        if (!retryable)
+            return answer;
+        const asked = retryAfterMs(answer.headers.get('retry-after'), Date.now());
+        if (asked !== undefined && asked > maxDelay)
+            return answer;
+        if (!(await pause(name, asked ?? retryDelay(attempt, retry), remaining(), signal)))
+            return answer;
+    }
+}
+/**
+ * The backoff before retry `attempt` (1 = the first retry): half of
+ * `min(maxDelayMs, baseDelayMs * 2^(attempt-1))` plus a random part of the
+ * other half.
+ */
+export function retryDelay(attempt, retry, random = Math.random) {
+    const cap = Math.min(retry.maxDelayMs ?? 30_000, (retry.baseDelayMs ?? 250) * 2 ** (attempt - 1));
+    return cap / 2 + random() * (cap / 2);
+}
+/** `Retry-After` in milliseconds from now: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value, now) {
+    if (value === null)
+        return undefined;
+    const text = value.trim();
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    const date = Date.parse(text);
+    return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+/**
+ * Waits `ms` unless that passes the deadline (false: do not retry) or the
+ * signal aborts (a TransportError, as an aborted request gives).
+ */
+function pause(name, ms, remaining, signal) {
+    if (remaining !== undefined && ms >= remaining)
+        return Promise.resolve(false);
+    return new Promise((resolve, reject) => {
+        const aborted = () => {
+            clearTimeout(timer);
+            reject(new TransportError(name, 'aborted', 'request aborted', { cause: signal?.reason }));
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', aborted);
+            resolve(true);
+        }, ms);
+        if (signal?.aborted)
+            aborted();
+        else
+            signal?.addEventListener('abort', aborted, { once: true });
+    });
+}
+/** Error codes of a connection that failed before any byte of the request was written. */
+const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Whether a fetch failure (its cause chain, or every error of an AggregateError) says nothing was sent. */
+function failedBeforeSending(error, depth = 0) {
+    if (typeof error !== 'object' || error === null || depth > 5)
+        return false;
+    const code = error.code;
+    if (typeof code === 'string' && BEFORE_SENDING.has(code))
+        return true;
+    if (error instanceof AggregateError && error.errors.length > 0)
+        return error.errors.every((e) => failedBeforeSending(e, depth + 1));
+    return failedBeforeSending(error.cause, depth + 1);
 }
 function checkFeatureLevel(name, spec, values, serverLevel) {
     if (serverLevel === undefined)
@@ -183,7 +325,12 @@ function appendFile(form, field, file) {
         });
     form.append(field, blob, file.filename);
 }
-async function exchange(name, fetchImpl, url, request, timeoutMs, signal) {
+/**
+ * One request and its JSON body. `timeoutMs` is the time left for it,
+ * `budgetMs` the call's whole budget (named in the timeout message).
+ * Without `parse`, the body is read and dropped.
+ */
+async function exchange(name, fetchImpl, url, request, timeoutMs, budgetMs, signal, parse = true) {
     const controller = new AbortController();
     let timedOut = false;
     const onAbort = () => controller.abort(signal?.reason);
@@ -198,14 +345,16 @@ async function exchange(name, fetchImpl, url, request, timeoutMs, signal) {
         }, timeoutMs);
     let status;
     let text;
+    let headers;
     try {
         const response = await fetchImpl(url, { ...request, signal: controller.signal });
         status = response.status;
+        headers = response.headers;
         text = await response.text();
     }
     catch (error) {
         if (timedOut)
-            throw new TransportError(name, 'timeout', `no answer within ${timeoutMs} ms`, { cause: error });
+            throw new TransportError(name, 'timeout', `no answer within ${budgetMs ?? timeoutMs} ms`, { cause: error });
         if (controller.signal.aborted)
             throw new TransportError(name, 'aborted', 'request aborted', { cause: error });
         throw new TransportError(name, 'network', `request failed: ${describe(error)}`, { cause: error });
@@ -214,6 +363,8 @@ async function exchange(name, fetchImpl, url, request, timeoutMs, signal) {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
     }
+    if (!parse)
+        return { status, body: {}, headers };
     const bodyExcerpt = text.slice(0, BODY_EXCERPT_LENGTH);
     let body;
     try {
@@ -232,7 +383,7 @@ async function exchange(name, fetchImpl, url, request, timeoutMs, signal) {
             bodyExcerpt,
         });
     }
-    return { status, body: body };
+    return { status, body: body, headers };
 }
 function isErrorResponse(status, body) {
     return status < 200 || status > 299 || body['result'] === 'error';

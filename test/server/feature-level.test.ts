@@ -4,6 +4,7 @@
  * reports the highest level of the spec.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, detectFeatureLevel, featureLevelOf, UnsupportedFeatureError } from '../../generated/client.js';
 import { maxFeatureLevel } from '../../generated/server.js';
 import { createMockApp } from '../../server/mock.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -33,6 +34,16 @@ describe('X-Feature-Level', () => {
     const missing = await fetch(`${server.url}/api/v1/no/such/path`);
     expect(missing.status).toBe(404);
     expect(missing.headers.get('x-feature-level')).toBe('300');
+  });
+
+  it('lets the generated client detect or learn the level, then gate itself', async () => {
+    expect(await detectFeatureLevel({ baseUrl: server.url })).toBe(300);
+    const { email, apiKey } = server.logins.member;
+    const client = createClient({ baseUrl: server.url, email, apiKey, featureLevel: 'server', validateResponses: 'strict' });
+    expect(featureLevelOf(client)).toBeUndefined();
+    await client.getOwnUser();
+    expect(featureLevelOf(client)).toBe(300);
+    await expect(client.createVideoCall()).rejects.toBeInstanceOf(UnsupportedFeatureError);
   });
 
   it('is the highest level of the spec on the mock', async () => {

@@ -1,4 +1,5 @@
 import type { ApiModel, Operation, Parameter } from '../../model/types.js';
+import { newerErrorFields, newerResponseFields, type LevelledPath } from './levels.js';
 import { tsString } from './literal.js';
 import { docComment, escapeDocText } from './tsdoc.js';
 
@@ -12,6 +13,8 @@ export interface ClientView {
   /** Names imported from `./types.js`, sorted. */
   typeImports: string[];
   operations: OperationView[];
+  /** Per error code, its extra fields newer than some feature level: `[codeLiteral, fields]`. */
+  newerErrorFields: { codeLiteral: string; fields: string }[];
 }
 
 export interface OperationView {
@@ -28,6 +31,8 @@ export interface OperationView {
   bodyLiteral: string;
   featureLevel: number | null;
   params: ParamView[];
+  /** `[['path', level], ...]` of the success-body fields noted at a level, or '' when none. */
+  newerFields: string;
 }
 
 export interface ParamView {
@@ -54,6 +59,7 @@ export function buildClientView(model: ApiModel, banner: string): ClientView {
     basePathLiteral: tsString(model.basePath),
     typeImports,
     operations,
+    newerErrorFields: Object.entries(newerErrorFields(model)).map(([code, fields]) => ({ codeLiteral: tsString(code), fields: levelledLiteral(fields) })),
   };
 }
 
@@ -72,6 +78,7 @@ function operationView(model: ApiModel, operation: Operation): OperationView {
     bodyLiteral: tsString(operation.body),
     featureLevel: operation.featureLevel ?? null,
     params: operation.parameters.map(paramView),
+    newerFields: levelledLiteral(newerResponseFields(model, operation)),
   };
 }
 
@@ -102,4 +109,9 @@ function operationDoc(model: ApiModel, operation: Operation): string {
   if (operation.deprecated) tags.push('@deprecated');
   if (tags.length > 0) paragraphs.push(tags.join('\n'));
   return docComment(paragraphs, '  ');
+}
+
+/** `[['a.b', 12], ...]`, or '' for none. */
+function levelledLiteral(fields: LevelledPath[]): string {
+  return fields.length === 0 ? '' : `[${fields.map(([path, level]) => `[${tsString(path)}, ${level}]`).join(', ')}]`;
 }
