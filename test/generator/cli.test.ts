@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,6 +67,9 @@ describe('teamchat init', () => {
     writeFileSync(join(dir, 'teamchat.config.json'), JSON.stringify({ spec: 'openapi.yaml', targets: ['types', 'validators', 'client', 'client-package', 'server'] }));
     const generated = await runNode(CLI, ['generate'], { cwd: dir, timeoutMs: 120_000 });
     expect(generated.code, generated.stderr).toBe(0);
-    expect(generated.stdout).toMatch(/^server +4 written/m);
+    for (const target of ['types', 'validators', 'client', 'client-package', 'server']) {
+      expect(generated.stdout).toMatch(new RegExp(`^${target} +[1-9]\\d* written, 0 unchanged`, 'm'));
+    }
+    expect(readdirSync(join(dir, 'server/handlers'))).toEqual(['get-greeting.ts']);
   });
 });
