@@ -22,12 +22,13 @@ export interface Side {
 }
 
 /**
- * Reads `spec` (a file path, or a git ref whose `specPath` is read) relative
- * to `root`. An existing file wins over a ref of the same name.
+ * Reads `spec`: a file path (relative to `cwd`), or a git revision whose
+ * `specPath` (relative to the project `root`) is read. An existing file wins
+ * over a revision of the same name.
  */
-export async function readSide(spec: string, root: string, specPath: string): Promise<Side> {
-  const asFile = isAbsolute(spec) ? spec : resolve(root, spec);
-  if (existsSync(asFile) && statSync(asFile).isFile()) return { label: spec, model: buildModel(await loadSpec(asFile, root)) };
+export async function readSide(spec: string, cwd: string, root: string, specPath: string): Promise<Side> {
+  const asFile = isAbsolute(spec) ? spec : resolve(cwd, spec);
+  if (existsSync(asFile) && statSync(asFile).isFile()) return { label: spec, model: buildModel(await loadSpec(asFile, cwd)) };
   return readRevision(spec, root, specPath);
 }
 

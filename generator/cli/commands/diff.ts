@@ -1,5 +1,7 @@
 /** `teamchat diff <base> [<head>]`: what changed in the API between two specs or revisions, and what it breaks. */
 import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
+import { OPTIONS, yargsOptions } from '../../config.js';
+import { loadUserConfig } from '../../config-file.js';
 import { wrap, type Output } from '../wrapper.js';
 
 const diffOptions = {
@@ -10,7 +12,7 @@ const diffOptions = {
     default: false,
     describe: 'fail, naming each offender, unless every change is noted at a feature level above the base\'s highest',
   },
-  spec: { type: 'string', default: 'spec/openapi.yaml', describe: 'root file of the spec in a git revision and in the working tree' },
+  ...yargsOptions('config', 'spec'),
 } as const;
 
 type Args = ArgumentsCamelCase<InferredOptionTypes<typeof diffOptions> & { base: string | undefined; head: string | undefined }>;
@@ -57,9 +59,13 @@ export const diffCommand = {
       import('../../diff/levels.js'),
       import('../../diff/format.js'),
     ]);
-    const root = process.cwd();
-    const base = await readSide(args.base ?? '', root, args.spec);
-    const head = args.head === undefined ? await readWorkingTree(root, args.spec) : await readSide(args.head, root, args.spec);
+    // Files named on the command line are relative to the current directory; the spec of a
+    // revision or of the working tree is the configured one (teamchat.config.*, --spec).
+    const cwd = process.cwd();
+    const found = await loadUserConfig(args.config, cwd);
+    const spec = args.spec ?? found.config.spec ?? OPTIONS.spec.default;
+    const base = await readSide(args.base ?? '', cwd, found.root, spec);
+    const head = args.head === undefined ? await readWorkingTree(found.root, spec) : await readSide(args.head, cwd, found.root, spec);
     const changes = diffModels(base.model, head.model);
     const levelProblems = args.checkLevels ? checkLevels(base.model, head.model, changes) : undefined;
     output.out(formatReport({ base, head, changes, ...(levelProblems ? { levelProblems } : {}) }, args.format).replace(/\n$/, ''));
