@@ -6,6 +6,8 @@
  * unsupported names listed as ours do) and coerces and defaults the rest
  * itself.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { loadSpec } from '../generator/load/index.js';
@@ -14,6 +16,7 @@ import type { ApiModel, Operation } from '../generator/model/types.js';
 import { definitions, toJsonSchema } from '../test/fixtures/validators/json-schema.js';
 import { loadGenerated, removeWritten, type GeneratedValidators, type RawRequestLike } from '../test/fixtures/validators/load.js';
 import { toWire } from '../test/fixtures/validators/wire.js';
+import { LARGE, syntheticSpec } from '../test/support/synthetic-spec.js';
 
 export interface BenchRow {
   name: string;
@@ -139,8 +142,63 @@ export async function benchValidators(options: { minMs?: number; root?: string }
     if (validate(body).length !== 0 || !theirs(body)) throw new Error(`${operation.id}: example does not validate`);
     pair(`validate ${operation.id} response`, () => validate(body).length, () => (theirs(body) ? 0 : 1));
   }
+  rows.push(...(await composedCases(pair)));
   if (sink < 0) throw new Error('unreachable: keeps the measured calls observable');
   return rows;
+}
+
+/**
+ * Composed and union schemas, from the large synthetic document (few
+ * resources, the full event union and registration response): a response
+ * made of a 6-level allOf chain, an array of 60 events of a 120-kind
+ * discriminated union (ajv with its `discriminator` option, so both sides
+ * dispatch), and a 400-field object composed with the envelope. ajv compiles
+ * the normalised document itself.
+ */
+async function composedCases(pair: (name: string, ours: () => number, theirs: () => number) => void): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'teamchat-bench-composed-'));
+  try {
+    writeFileSync(join(dir, 'openapi.json'), JSON.stringify(syntheticSpec({ ...LARGE, resources: 4 })));
+    const loaded = await loadSpec('openapi.json', dir);
+    const model = buildModel(loaded);
+    const generated = await loadGenerated(model);
+    removeWritten();
+    const ajv = new Ajv2020({ strict: false, allErrors: false, discriminator: true });
+    ajv.addSchema({ ...structuredClone(loaded.document), $id: 'https://bench.test/large.json' });
+    const responseSchema = (camel: string) => {
+      const operation = model.operations.find((o) => o.names.camel === camel)!;
+      const raw = (loaded.document.paths as Record<string, Record<string, any>>)[operation.path]![operation.method].responses['200'].content['application/json'].schema;
+      return ajv.compile(JSON.parse(JSON.stringify(raw).replace(/"#\/components/g, '"https://bench.test/large.json#/components')));
+    };
+    const item = { id: 3, name: 'item', level1: 'one', level2: true, level3: 2.5, level4: 'high', level5: [1, 2, 3], r2_a: true, r2_b: 2.5, r2_c: null };
+    const events = Array.from({ length: 60 }, (_, i) => {
+      const kind = (i * 7) % LARGE.eventKinds;
+      const event: Record<string, unknown> = { type: `event_${kind}`, id: i };
+      for (let f = 0; f < 4; f++) event[`e${kind}_f${f}`] = sampleField(kind + f);
+      return event;
+    });
+    const registration: Record<string, unknown> = { result: 'success', msg: '' };
+    for (let f = 0; f < LARGE.wideFields; f++) registration[`field_${f}`] = sampleField(f);
+    const cases: [string, string, unknown][] = [
+      ['validate get-r2 response (6-level allOf chain)', 'getR2', { result: 'success', msg: '', item }],
+      ['validate get-events response (60 events, 120-kind union)', 'getEvents', { result: 'success', msg: '', events }],
+      ['validate register response (400 fields, allOf envelope)', 'register', registration],
+    ];
+    for (const [name, camel, body] of cases) {
+      const validate = generated.responseValidators[camel]!;
+      const theirs = responseSchema(camel);
+      if (validate(body).length !== 0 || !theirs(body)) throw new Error(`${name}: sample does not validate: ${JSON.stringify(validate(body))}`);
+      pair(name, () => validate(body).length, () => (theirs(body) ? 0 : 1));
+    }
+    return [];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A valid value for field `i` of the synthetic document (see `field` in test/support/synthetic-spec.ts). */
+function sampleField(i: number): unknown {
+  return [7, 'text', true, 1.5, 'medium', [1, 2, 3], '2024-05-01T10:00:00Z', { a: 'b' }][i % 8];
 }
 
 /** `tsx bench/validators.ts` prints the table on its own. */
