@@ -345,7 +345,7 @@ function reportedLevel(headers: Headers): number | undefined {
  * Drops the issues a server below some fields' level explains: the field
  * missing, or in an older shape. Issues elsewhere stay.
  */
-function withoutNewerFields(issues: ResponseIssue[], newer: readonly LevelledPath[] | undefined, level: number | undefined): ResponseIssue[] {
+export function withoutNewerFields(issues: ResponseIssue[], newer: readonly LevelledPath[] | undefined, level: number | undefined): ResponseIssue[] {
   if (level === undefined || newer === undefined || issues.length === 0) return issues;
   const relaxed = newer.filter(([, at]) => at > level).map(([path]) => path);
   if (relaxed.length === 0) return issues;

@@ -222,6 +222,11 @@ export interface DetectOptions {
  */
 export declare function detectLevel(basePath: string, options: DetectOptions): Promise<number | undefined>;
 /**
+ * Drops the issues a server below some fields' level explains: the field
+ * missing, or in an older shape. Issues elsewhere stay.
+ */
+export declare function withoutNewerFields(issues: ResponseIssue[], newer: readonly LevelledPath[] | undefined, level: number | undefined): ResponseIssue[];
+/**
  * The backoff before retry `attempt` (1 = the first retry): half of
  * `min(maxDelayMs, baseDelayMs * 2^(attempt-1))` plus a random part of the
  * other half.

@@ -156,7 +156,7 @@ function reportedLevel(headers) {
  * Drops the issues a server below some fields' level explains: the field
  * missing, or in an older shape. Issues elsewhere stay.
  */
-function withoutNewerFields(issues, newer, level) {
+export function withoutNewerFields(issues, newer, level) {
     if (level === undefined || newer === undefined || issues.length === 0)
         return issues;
     const relaxed = newer.filter(([, at]) => at > level).map(([path]) => path);

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, detectFeatureLevel, featureLevelOf, ResponseValidationError, UnsupportedFeatureError, type ClientOptions } from '../../generated/client.js';
+import { withoutNewerFields } from '../../generated/client-runtime.js';
 
 let server: Server;
 let baseUrl: string;
@@ -92,5 +93,31 @@ describe("learning the server's level", () => {
     const before = requests;
     expect(await detectFeatureLevel({ baseUrl })).toBe(400);
     expect(requests).toBe(before + 1);
+  });
+});
+
+describe('withoutNewerFields', () => {
+  const issue = (path: string) => ({ path, message: 'is required' });
+  const newer = [
+    ['linkifiers[].example_input', 471],
+    ['retry-after', 500],
+    ['message', 120],
+  ] as const;
+
+  it('drops issues at or under fields noted above the level, with indexes and quoted keys', () => {
+    const issues = [issue('$.linkifiers[3].example_input'), issue('$["retry-after"]'), issue('$.message.flags[0]'), issue('$.linkifiers[3].id')];
+    expect(withoutNewerFields(issues, newer, 400).map((i) => i.path)).toEqual(['$.message.flags[0]', '$.linkifiers[3].id']);
+    expect(withoutNewerFields(issues, newer, 100).map((i) => i.path)).toEqual(['$.linkifiers[3].id']);
+  });
+
+  it('keeps every issue at or above the levels, or without a level', () => {
+    const issues = [issue('$.linkifiers[0].example_input'), issue('$["retry-after"]')];
+    expect(withoutNewerFields(issues, newer, 500)).toEqual(issues);
+    expect(withoutNewerFields(issues, newer, undefined)).toEqual(issues);
+    expect(withoutNewerFields(issues, undefined, 1)).toEqual(issues);
+  });
+
+  it('does not take a sibling sharing a prefix for a nested field', () => {
+    expect(withoutNewerFields([issue('$.messages.id')], [['message', 500]], 1)).toHaveLength(1);
   });
 });
