@@ -218,7 +218,7 @@ export interface ParamSpec {
 export type LevelledPath = readonly [string, number];
 
 export interface OperationSpec {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'TRACE';
   /** Relative to the base path, with `{name}` placeholders. */
   readonly path: string;
   readonly auth: boolean;
@@ -280,7 +280,7 @@ export function createSender<N extends string>(definition: ClientDefinition<N>, 
     const { status, body, headers } = await exchangeWithRetries(name, fetchImpl, url, init.request, options, requestOptions?.signal);
     if (options.featureLevel === 'server') learned = reportedLevel(headers) ?? learned;
 
-    if (validation !== false) {
+    if (validation !== false && spec.method !== 'HEAD') {
       validators ??= definition.loadValidators();
       const { responseValidators, validateErrorBody } = await validators;
       const failed = isErrorResponse(status, body);
@@ -579,6 +579,8 @@ async function exchange(
   }
 
   if (!parse) return { status, body: {}, headers };
+  // A HEAD answer has headers only.
+  if (request.method === 'HEAD' && text === '') return { status, body: {}, headers };
   const bodyExcerpt = text.slice(0, BODY_EXCERPT_LENGTH);
   let body: unknown;
   try {

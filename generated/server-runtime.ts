@@ -26,12 +26,16 @@ export interface ErrorEnvelope {
 }
 
 /** Every error body the API defines (the union of its error schemas). */
-export type ApiErrorBody = ServerRuntimeTypes extends { errorBody: infer B extends ErrorEnvelope } ? B : ErrorEnvelope;
+export type ApiErrorBody = ServerRuntimeTypes extends { errorBody: infer B extends ErrorEnvelope }
+  ? [B] extends [never]
+    ? ErrorEnvelope
+    : B
+  : ErrorEnvelope;
 
 /** Every error code the API defines. */
 export type ApiErrorCode = ApiErrorBody['code'];
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'TRACE';
 
 export interface Route {
   /** Operation name: the key in `Handlers`. */
@@ -47,6 +51,32 @@ export interface Route {
 }
 
 const errorStatus = new Map<string, number>();
+
+/**
+ * Errors the bindings raise themselves. A document that declares these codes
+ * (error schemas with `x-error-code`) sets their status and schema; otherwise
+ * they answer with the default envelope `{ result: 'error', msg, code }` and
+ * these statuses.
+ */
+export const FRAMEWORK_ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_TOO_LARGE: 413,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type FrameworkErrorCode = keyof typeof FRAMEWORK_ERROR_STATUS;
+
+/** An INTERNAL_ERROR for an operation without an implementation, whatever error codes the document declares. */
+export function notImplemented(msg: string): ApiError {
+  return frameworkError('INTERNAL_ERROR', msg);
+}
+
+function frameworkError(code: FrameworkErrorCode, msg: string): ApiError {
+  return new (ApiError as unknown as new (code: string, msg: string) => ApiError)(code, msg);
+}
 
 /** Records the HTTP status of every error code; the generated `server.ts` calls it once, as it loads. */
 export function defineErrorStatus(statuses: Readonly<Record<string, number>>): void {
@@ -73,7 +103,7 @@ export class ApiError<C extends ApiErrorCode = ApiErrorCode> extends Error {
     super(msg);
     this.name = 'ApiError';
     this.code = code;
-    this.status = errorStatus.get(code) ?? 500;
+    this.status = errorStatus.get(code) ?? (FRAMEWORK_ERROR_STATUS as Record<string, number>)[code] ?? 500;
     this.fields = fields[0] ?? ({} as ErrorFields<C>);
   }
 
@@ -155,7 +185,7 @@ export async function registerOperations<User>(
     validateResponses: options.validateResponses ?? false,
     authenticate: options.authenticate as Authenticate<unknown>,
     users: new WeakMap(),
-    routePatterns: bindings.map(({ route }) => ({ method: route.method, pattern: pathPattern(route.path) })),
+    routePatterns: bindings.map(({ route }) => ({ method: route.method, path: route.path, pattern: pathPattern(route.path) })),
   };
   await app.register(
     async (scope) => {
@@ -173,7 +203,7 @@ interface Settings {
   authenticate: Authenticate<unknown>;
   /** The authenticated user of each request in flight. */
   users: WeakMap<FastifyRequest, unknown>;
-  routePatterns: { method: HttpMethod; pattern: RegExp }[];
+  routePatterns: { method: HttpMethod; path: string; pattern: RegExp }[];
 }
 
 type FormFields = Record<string, string | string[]>;
@@ -215,10 +245,10 @@ async function configureScope(scope: FastifyInstance, settings: Settings): Promi
     const path = request.url.split('?', 1)[0] ?? '';
     const allowed = allowedMethods(settings.routePatterns, path);
     if (allowed.length === 0) {
-      return sendError(reply, new ApiError('NOT_FOUND', `No operation at ${path}`));
+      return sendError(reply, frameworkError('NOT_FOUND', `No operation at ${path}`));
     }
     reply.header('allow', allowed.join(', '));
-    return sendError(reply, new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed on this path`));
+    return sendError(reply, frameworkError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed on this path`));
   });
 }
 
@@ -232,6 +262,8 @@ function bind<Params, Result, User>(
 ): void {
   scope.route({
     method: route.method,
+    // Fastify answers HEAD for every GET route unless the document declares its own HEAD operation there.
+    ...(route.method === 'GET' && settings.routePatterns.some((other) => other.method === 'HEAD' && other.path === route.path) && { exposeHeadRoute: false }),
     url: route.path.slice(settings.basePath.length),
     bodyLimit: settings.bodyLimit,
     ...(route.auth && {
@@ -241,7 +273,7 @@ function bind<Params, Result, User>(
     }),
     handler: async (request, reply) => {
       const decoded = decode(await readRequest(request, route, settings.bodyLimit));
-      if (!decoded.ok) throw new ApiError('BAD_REQUEST', decoded.error.msg);
+      if (!decoded.ok) throw frameworkError('BAD_REQUEST', decoded.error.msg);
       const user = settings.users.get(request) as User;
       const result = await handler(decoded.value, { user, request, reply, log: request.log });
       if (reply.sent) return reply;
@@ -260,7 +292,7 @@ function bind<Params, Result, User>(
 }
 
 function unauthorized(msg: string): ApiError {
-  return new ApiError('UNAUTHORIZED', msg);
+  return frameworkError('UNAUTHORIZED', msg);
 }
 
 async function authenticateRequest(request: FastifyRequest, authenticate: Authenticate<unknown>): Promise<unknown> {
@@ -287,14 +319,14 @@ async function readRequest(request: FastifyRequest, route: Route, bodyLimit: num
     raw.body = fields;
     raw.files = files;
   } else if (request.body instanceof UnsupportedBody) {
-    throw new ApiError('BAD_REQUEST', unsupportedBodyMessage(request.body.contentType));
+    throw frameworkError('BAD_REQUEST', unsupportedBodyMessage(request.body.contentType));
   } else if (request.body !== undefined && request.body !== null) {
     raw.body = request.body as FormFields;
   }
   if (route.file !== undefined) {
     const files = raw.files ?? [];
     if (files.length !== 1) {
-      throw new ApiError('BAD_REQUEST', `Expected exactly one file in a multipart/form-data body, got ${files.length}`);
+      throw frameworkError('BAD_REQUEST', `Expected exactly one file in a multipart/form-data body, got ${files.length}`);
     }
     // The upload takes its single file part whatever the part is called.
     raw.files = files.map((file) => ({ ...file, field: route.file as string }));
@@ -334,13 +366,13 @@ async function readMultipart(request: FastifyRequest, bodyLimit: number): Promis
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (statusOf(error) === 413) throw tooLarge();
-    throw new ApiError('BAD_REQUEST', `Malformed multipart/form-data body: ${messageOf(error)}`);
+    throw frameworkError('BAD_REQUEST', `Malformed multipart/form-data body: ${messageOf(error)}`);
   }
   return { fields, files };
 }
 
 function tooLarge(): ApiError {
-  return new ApiError('REQUEST_TOO_LARGE', 'The request body or uploaded file is too large');
+  return frameworkError('REQUEST_TOO_LARGE', 'The request body or uploaded file is too large');
 }
 
 /** Strict `application/x-www-form-urlencoded` parsing: a broken percent-escape is a client error. */
@@ -359,7 +391,7 @@ function decodeFormComponent(text: string): string {
   try {
     return decodeURIComponent(text.replaceAll('+', ' '));
   } catch {
-    throw new ApiError('BAD_REQUEST', 'Malformed application/x-www-form-urlencoded body: invalid percent-encoding');
+    throw frameworkError('BAD_REQUEST', 'Malformed application/x-www-form-urlencoded body: invalid percent-encoding');
   }
 }
 
@@ -371,7 +403,7 @@ function appendField(fields: FormFields, name: string, value: string): void {
 }
 
 function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  if (error.code === 'UNAUTHORIZED') reply.header('www-authenticate', 'Basic realm="teamchat"');
+  if ((error.code as string) === 'UNAUTHORIZED') reply.header('www-authenticate', 'Basic realm="teamchat"');
   return reply.code(error.status).send(error.toBody());
 }
 
@@ -385,10 +417,10 @@ function toApiError(error: unknown, request: FastifyRequest): ApiError {
   const status = statusOf(error);
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('FST_') && status >= 400 && status < 500) {
-    return status === 413 ? tooLarge() : new ApiError('BAD_REQUEST', messageOf(error));
+    return status === 413 ? tooLarge() : frameworkError('BAD_REQUEST', messageOf(error));
   }
   request.log.error({ err: error }, 'unexpected error while handling the request');
-  return new ApiError('INTERNAL_ERROR', 'Internal server error');
+  return frameworkError('INTERNAL_ERROR', 'Internal server error');
 }
 
 function statusOf(error: unknown): number {

@@ -83,10 +83,11 @@ import {
   responseValidators,
 } from './validators.js';
 
-export { ApiError } from './server-runtime.js';
+export { ApiError, FRAMEWORK_ERROR_STATUS, notImplemented } from './server-runtime.js';
 export type {
   Authenticate,
   ErrorFields,
+  FrameworkErrorCode,
   Handler,
   HandlerContext,
   HandlerResult,

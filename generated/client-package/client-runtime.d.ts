@@ -159,7 +159,7 @@ export interface ParamSpec {
 /** `[path, level]`: a response field (`linkifiers[].example_input`) and the newest feature level noted on it. */
 export type LevelledPath = readonly [string, number];
 export interface OperationSpec {
-    readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'TRACE';
     /** Relative to the base path, with `{name}` placeholders. */
     readonly path: string;
     readonly auth: boolean;

@@ -104,7 +104,7 @@ export function createSender(definition, options) {
         const { status, body, headers } = await exchangeWithRetries(name, fetchImpl, url, init.request, options, requestOptions?.signal);
         if (options.featureLevel === 'server')
             learned = reportedLevel(headers) ?? learned;
-        if (validation !== false) {
+        if (validation !== false && spec.method !== 'HEAD') {
             validators ??= definition.loadValidators();
             const { responseValidators, validateErrorBody } = await validators;
             const failed = isErrorResponse(status, body);
@@ -364,6 +364,9 @@ async function exchange(name, fetchImpl, url, request, timeoutMs, budgetMs, sign
         signal?.removeEventListener('abort', onAbort);
     }
     if (!parse)
+        return { status, body: {}, headers };
+    // A HEAD answer has headers only.
+    if (request.method === 'HEAD' && text === '')
         return { status, body: {}, headers };
     const bodyExcerpt = text.slice(0, BODY_EXCERPT_LENGTH);
     let body;

@@ -54,8 +54,10 @@ function checkOperationIds(document: Record<string, unknown>, sources: SourceMap
       const operation = item[method];
       if (!isRecord(operation)) continue;
       const id = operation.operationId;
+      // An operation without an operationId gets a name derived from its method and path (model/build.ts).
+      if (id === undefined) continue;
       if (typeof id !== 'string' || id === '') {
-        fail(sources, operation, undefined, `${method.toUpperCase()} ${path} has no operationId`);
+        fail(sources, operation, 'operationId', `${method.toUpperCase()} ${path}: operationId must be a non-empty string`);
       }
       const earlier = first.get(id);
       if (earlier) {

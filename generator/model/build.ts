@@ -13,9 +13,8 @@ import { SchemaConverter } from './schema.js';
 import type { ApiModel, HttpMethod, NamedSchema, Operation } from './types.js';
 
 /** Method order within one path. */
-const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
-const UNSUPPORTED_METHODS = ['head', 'options', 'trace'];
-const PATH_ITEM_KEYS = new Set(['parameters', 'summary', 'description']);
+const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
+const PATH_ITEM_KEYS = new Set(['parameters', 'summary', 'description', 'servers']);
 
 export function buildModel(loaded: LoadedSpec): ApiModel {
   const ctx = new BuildContext(loaded.document, loaded.sources);
@@ -60,21 +59,33 @@ function buildOperations(ctx: BuildContext, schemas: SchemaConverter, doc: RawNo
       if (METHODS.includes(key as HttpMethod)) {
         if (!isRecord(value)) ctx.fail(item, key, `\`${key}\` must be an operation`);
         found.push({ path, method: key as HttpMethod, node: value, item });
-      } else if (UNSUPPORTED_METHODS.includes(key)) {
-        ctx.fail(item, key, `HTTP method \`${key}\` is not supported`);
       } else if (!PATH_ITEM_KEYS.has(key) && !key.startsWith('x-') && key !== '$ref') {
         ctx.fail(item, key, `path item key \`${key}\` is not supported`);
       }
     }
   }
   found.sort((a, b) => compareStrings(a.path, b.path) || METHODS.indexOf(a.method) - METHODS.indexOf(b.method));
-  const names = deriveNames(found.map((f) => f.node.operationId as string));
+  const ids = operationIds(found);
+  const names = deriveNames(ids);
   const rootAuth = Array.isArray(doc.security) && doc.security.length > 0;
 
-  return found.map(({ path, method, node, item }): Operation => {
-    const id = node.operationId as string;
-    if (method === 'get' && node.requestBody !== undefined) ctx.fail(node, 'requestBody', 'a GET operation cannot have a request body');
-    const input = buildParameters(ctx, schemas, node, item, path);
+  return found.map(({ path, method, node, item }, index): Operation => {
+    const id = ids[index]!;
+    // The derived name becomes the operation's operationId in the bundled document, so the
+    // types target (openapi-typescript's `operations[...]`) and the docs name it alike.
+    if (node.operationId === undefined) node.operationId = id;
+    let operation = node;
+    if ((method === 'get' || method === 'head') && node.requestBody !== undefined) {
+      ctx.warn(node, 'requestBody', `a ${method.toUpperCase()} request body is ignored: clients and servers commonly drop it`);
+      const { requestBody: _ignored, ...rest } = node;
+      operation = rest;
+    }
+    for (const owner of [item, node]) {
+      if (owner.servers !== undefined && !sameServers(owner.servers, doc.servers)) {
+        ctx.warn(owner, 'servers', 'servers other than the document\'s are not applied: the operation is called on the first document server');
+      }
+    }
+    const input = buildParameters(ctx, schemas, operation, item, path);
     const { success, errors } = buildResponses(ctx, schemas, node);
     const tags = node.tags ?? [];
     if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) ctx.fail(node, 'tags', '`tags` must be a list of names');
@@ -98,14 +109,63 @@ function buildOperations(ctx: BuildContext, schemas: SchemaConverter, doc: RawNo
   });
 }
 
-/** The path part of the first server URL: `{base_url}/api/v1` and `https://host/api/v1` give `/api/v1`. */
+/**
+ * The operation names: each `operationId`, or for an operation without one
+ * `<method>-<path words>` (`{petId}` reads `by-pet-id`), given a numeric
+ * suffix when it would equal another operation's name.
+ */
+function operationIds(found: readonly { path: string; method: HttpMethod; node: RawNode }[]): string[] {
+  const taken = new Set(found.map((f) => f.node.operationId).filter((id): id is string => typeof id === 'string'));
+  return found.map(({ path, method, node }) => {
+    if (typeof node.operationId === 'string') return node.operationId;
+    const words = path
+      .split('/')
+      .filter((segment) => segment !== '')
+      .map((segment) => segment.replace(/\{([^}]*)\}/g, ' by $1 ').replace(/([a-z0-9])([A-Z])/g, '$1 $2'))
+      .join(' ')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word !== '');
+    const base = [method, ...words].join('-');
+    let id = base;
+    for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+    taken.add(id);
+    return id;
+  });
+}
+
+function sameServers(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+}
+
+/**
+ * The path part of the first server URL, server variables replaced by their
+ * defaults: `{base_url}/api/v1` and `https://host/api/v1` give `/api/v1`,
+ * `https://api.example.com` and `/` give the empty path.
+ */
 function basePath(ctx: BuildContext, doc: RawNode): string {
   const server = Array.isArray(doc.servers) ? doc.servers[0] : undefined;
   if (server === undefined) return '';
   if (!isRecord(server) || typeof server.url !== 'string') ctx.fail(doc, 'servers', 'the first server needs a `url`');
-  const path = server.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/^\{[^}]*\}/, '');
-  if (path !== '' && !path.startsWith('/')) ctx.fail(server, 'url', 'the first server URL must end in a path such as `/api/v1`');
-  return path.replace(/\/+$/, '');
+  const variables = isRecord(server.variables) ? server.variables : {};
+  // A leading variable stands for the scheme and host (`{base_url}/api/v1`); the others take their defaults.
+  let url = server.url.replace(/^\{[^}]*\}/, '');
+  url = url.replace(/\{([^}]*)\}/g, (whole, name: string) => {
+    const variable = variables[name];
+    return isRecord(variable) && typeof variable.default === 'string' ? variable.default : whole;
+  });
+  let path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
+  if (path !== '' && !path.startsWith('/')) {
+    // `api.example.com/v2` (no scheme): the host ends at the first slash.
+    const slash = path.indexOf('/');
+    path = slash === -1 ? '' : path.slice(slash);
+  }
+  path = path.split(/[?#]/, 1)[0]!.replace(/\/+$/, '');
+  if (/[{}]/.test(path)) {
+    ctx.warn(server, 'url', `the server URL path \`${path}\` has a variable without a default; operations are served without a base path`);
+    return '';
+  }
+  return path;
 }
 
 /** The highest level named by `x-feature-level` or `x-changes` anywhere in the document. */

@@ -32,7 +32,7 @@ export interface ApiModel {
   warnings?: string[];
 }
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options' | 'trace';
 
 /** Identifiers derived once from a spec name; emitters use these, never the raw name. */
 export interface Names {
@@ -58,7 +58,11 @@ export interface Change {
 }
 
 export interface Operation extends VersionNotes {
-  /** The spec's `operationId`, kebab-case. */
+  /**
+   * The spec's `operationId`; for an operation without one, a name derived
+   * from the method and path (`get /pets/{petId}` gives `get-pets-by-pet-id`),
+   * unique among the document's operations.
+   */
   id: string;
   names: Names;
   method: HttpMethod;

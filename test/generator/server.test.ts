@@ -77,10 +77,12 @@ describe('server target: route table and Handlers type', () => {
     expect(server).toContain('operation(routes.uploadFile, decodeUploadFile, handlers.uploadFile, responseValidators.uploadFile),');
   });
 
-  it('refuses a model without an error code the bindings send', async () => {
+  it('generates for a model without the error codes the bindings send: they fall back to the default envelope', async () => {
     const model = fixtureModel();
-    model.errors = model.errors.filter((error) => error.code !== 'METHOD_NOT_ALLOWED');
-    await expect(runTarget(model, freshDir())).rejects.toThrow(/no error schema for METHOD_NOT_ALLOWED/);
+    model.errors = model.errors.filter((error) => error.code !== 'METHOD_NOT_ALLOWED' && error.code !== 'INTERNAL_ERROR');
+    const emitted = await runTarget(model, freshDir());
+    expect(output(emitted, 'generated/server.ts')).not.toContain("'METHOD_NOT_ALLOWED'");
+    expect(output(emitted, 'generated/mock-handlers.ts')).not.toContain("'INTERNAL_ERROR'");
   });
 
   it('refuses a path parameter Fastify would split', async () => {

@@ -32,7 +32,7 @@ export const target: Target = {
       },
       {
         path: posix.join(ctx.outDir, 'mock-handlers.ts'),
-        contents: finish(templates.mockHandlers({ banner: header, ...mockView(view.operations) })),
+        contents: finish(templates.mockHandlers({ banner: header, ...mockView(ctx, view.operations) })),
         ownership: 'generated',
       },
     ];
@@ -92,11 +92,22 @@ function notImplemented(operation: OperationView): string {
   return literal(`${operation.operationId} has no success example in the spec, and no implementation yet`);
 }
 
+/**
+ * How a handler without an implementation fails: the document's own
+ * INTERNAL_ERROR when it declares one, else the bindings' default envelope.
+ */
+function failureStyle(ctx: TargetContext): { name: string; expression: (operation: OperationView) => string } {
+  return ctx.model.errors.some((error) => error.code === 'INTERNAL_ERROR')
+    ? { name: 'ApiError', expression: (operation) => `new ApiError('INTERNAL_ERROR', ${notImplemented(operation)})` }
+    : { name: 'notImplemented', expression: (operation) => `notImplemented(${notImplemented(operation)})` };
+}
+
 function scaffoldView(ctx: TargetContext, operation: OperationView, owned: OwnedParts) {
   const example = operation.example('  ');
+  const failure = failureStyle(ctx);
   const importLine =
     example === undefined
-      ? `import { ApiError, type Handlers } from '${owned.serverModule}';`
+      ? `import { ${failure.name}, type Handlers } from '${owned.serverModule}';`
       : `import type { Handlers } from '${owned.serverModule}';`;
   return {
     command: ctx.command,
@@ -106,6 +117,7 @@ function scaffoldView(ctx: TargetContext, operation: OperationView, owned: Owned
     typeAnnotation: owned.typeAnnotation,
     example: example ?? false,
     notImplemented: notImplemented(operation),
+    failure: failure.expression(operation),
   };
 }
 
@@ -121,13 +133,15 @@ function handlersIndexView(ctx: TargetContext, operations: OperationView[]) {
   }));
 }
 
-function mockView(operations: OperationView[]) {
+function mockView(ctx: TargetContext, operations: OperationView[]) {
+  const failure = failureStyle(ctx);
   const entries = operations.map((operation) => ({
     camel: operation.camel,
     example: operation.example('  ') ?? false,
     notImplemented: notImplemented(operation),
+    failure: failure.expression(operation),
   }));
-  return { operations: entries, needsApiError: entries.some((entry) => entry.example === false) };
+  return { operations: entries, needsApiError: entries.some((entry) => entry.example === false), failureImport: failure.name };
 }
 
 /** Handler files whose operation left the spec: reported, never deleted. */
