@@ -18,17 +18,20 @@ export function buildResponses(
   for (const [status, raw] of Object.entries(responses)) {
     const response = ctx.deref(raw);
     if (!isRecord(response)) ctx.fail(responses, status, `response \`${status}\` must be a response object`);
-    const code = /^[1-5][0-9][0-9]$/.test(status) ? Number(status) : NaN;
+    const range = /^[45]XX$/i.test(status) ? Number(status[0]) * 100 : NaN;
+    const code = /^[1-5][0-9][0-9]$/.test(status) ? Number(status) : range;
     if (code === 200) {
       success = successResponse(ctx, schemas, responses, response);
-    } else if (code >= 400) {
+    } else if (code >= 400 || status === 'default') {
       errors.push(errorResponse(ctx, schemas, responses, status, response));
     } else {
-      ctx.fail(responses, status, `response \`${status}\` is not supported: use 200 for success and 4xx/5xx for errors`);
+      ctx.warn(responses, status, `response \`${status}\` is not generated: the bindings answer 200, and the client reads 200 as the success body`);
     }
   }
   if (!success) ctx.fail(operation, 'responses', 'an operation needs a `200` response');
-  errors.sort((a, b) => a.status - b.status);
+  // A `4XX`/`5XX` range after that hundred's exact statuses, `default` (status 0) last.
+  const order = (error: OperationError) => (error.status === 0 ? 1000 : error.status + (error.statusText === undefined ? 0 : 99.5));
+  errors.sort((a, b) => order(a) - order(b));
   return { success, errors };
 }
 
@@ -50,25 +53,37 @@ function successResponse(ctx: BuildContext, schemas: SchemaConverter, responses:
   return { status: 200, description: ctx.text(response, 'description'), schema, examples: readExamples(ctx, mediaType) };
 }
 
+/**
+ * An error response. One referencing error schemas with `x-error-code` lists
+ * their codes; any other (plain schema, other media types, no body) is typed
+ * by its status alone and lists none.
+ */
 function errorResponse(ctx: BuildContext, schemas: SchemaConverter, responses: RawNode, status: string, response: RawNode): OperationError {
-  const mediaType = media(ctx, responses, status, response);
-  const codes = errorCodes(ctx, schemas, schemas.convert(mediaType.schema, mediaType, 'schema'), mediaType);
-  return {
-    status: Number(status),
+  const numeric = /^[1-5][0-9][0-9]$/.test(status);
+  const error: OperationError = {
+    status: numeric ? Number(status) : /^[45]XX$/i.test(status) ? Number(status[0]) * 100 : 0,
     description: ctx.text(response, 'description'),
-    codes: [...new Set(codes)].sort(),
-    examples: readExamples(ctx, mediaType),
+    codes: [],
+    examples: [],
   };
+  if (!numeric) error.statusText = status.toUpperCase() === status ? status : status.toUpperCase().replace('DEFAULT', 'default');
+  const content = isRecord(response.content) ? response.content : undefined;
+  const mediaType = content && Object.keys(content).length === 1 && isRecord(content[JSON_TYPE]) ? content[JSON_TYPE] : undefined;
+  if (mediaType?.schema === undefined) return error;
+  const schema = schemas.convert(mediaType.schema, mediaType, 'schema');
+  const codes = errorCodes(schemas, schema, ctx);
+  if (codes === undefined) return error;
+  return { ...error, codes: [...new Set(codes)].sort(), examples: readExamples(ctx, mediaType) };
 }
 
-/** The `x-error-code` of each error schema a response references (directly or through `oneOf`). */
-function errorCodes(ctx: BuildContext, schemas: SchemaConverter, schema: Schema, at: RawNode): string[] {
-  if (schema.kind === 'union') return schema.variants.flatMap((v) => errorCodes(ctx, schemas, v, at));
-  const code = schema.kind === 'ref' ? errorSchema(ctx, schema.name)?.['x-error-code'] : undefined;
-  if (typeof code !== 'string') {
-    ctx.fail(at, 'schema', 'an error response must reference error schemas (component schemas with `x-error-code`), alone or in `oneOf`');
+/** The `x-error-code` of each error schema a response references (directly or through `oneOf`); undefined when it is not such a response. */
+function errorCodes(schemas: SchemaConverter, schema: Schema, ctx: BuildContext): string[] | undefined {
+  if (schema.kind === 'union') {
+    const lists = schema.variants.map((v) => errorCodes(schemas, v, ctx));
+    return lists.every((list) => list !== undefined) ? lists.flat() : undefined;
   }
-  return [code];
+  const code = schema.kind === 'ref' ? errorSchema(ctx, schema.name)?.['x-error-code'] : undefined;
+  return typeof code === 'string' ? [code] : undefined;
 }
 
 function errorSchema(ctx: BuildContext, name: string): RawNode | undefined {

@@ -118,7 +118,10 @@ export interface ResponseModel {
 }
 
 export interface OperationError {
+  /** The status; 400 or 500 for a `4XX`/`5XX` range, 0 for `default`. */
   status: number;
+  /** `4XX`, `5XX` or `default`, for a response not keyed by one status. */
+  statusText?: string;
   description: string;
   /** Error codes this response may carry (each in `ApiModel.errors`). */
   codes: string[];

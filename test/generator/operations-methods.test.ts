@@ -12,6 +12,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/cli/pipeline.js';
+import { loadSpec } from '../../generator/load/index.js';
+import { buildModel } from '../../generator/model/build.js';
 import { targets } from '../../generator/targets/index.js';
 import { config } from './helpers.js';
 import { repoRoot } from '../support/process.js';
@@ -57,6 +59,17 @@ describe('operations without operationIds, every method, no base path', () => {
     ]);
     expect(server.basePath).toBe('');
     expect(server.routes.getThingsByThingId).toMatchObject({ method: 'GET', path: '/things/:thingId', operationId: 'get-things-by-thing-id' });
+  });
+
+  it('types error responses without x-error-code by status, and reports the 2xx responses it does not generate', async () => {
+    const model = buildModel(await loadSpec(join(root, 'spec/openapi.yaml'), root));
+    const get = model.operations.find((operation) => operation.id === 'get-things-by-thing-id');
+    expect(get?.errors.map((error) => [error.statusText ?? error.status, error.codes])).toEqual([
+      [404, []],
+      ['4XX', []],
+      ['default', []],
+    ]);
+    expect(model.warnings).toEqual([expect.stringMatching(/^spec\/openapi\.yaml:\d+: response `201` is not generated/)]);
   });
 
   it('type-checks under strict and noUncheckedIndexedAccess', () => {

@@ -183,7 +183,7 @@ function fieldRow(path: string, schema: Schema, required: boolean, lookup: Schem
 }
 
 function errorRows(error: OperationError, model: ApiModel): ErrorRow[] {
-  const status = String(error.status);
+  const status = error.statusText ?? String(error.status);
   if (error.codes.length === 0) {
     return [{ status, code: '', extraFields: '', description: escapeCell(error.description) }];
   }
