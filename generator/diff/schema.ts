@@ -163,16 +163,8 @@ export class SchemaDiff {
         this.optionalText(place, path, 'format-changed', 'format', a.format, b.format);
         return;
       case 'integer':
-        if (b.kind !== 'integer') return;
-        this.enums(place, path, a.enum, b.enum);
-        this.constant(place, path, a.const, b.const);
-        this.lower(place, path, 'minimum', a.minimum, b.minimum);
-        this.upper(place, path, 'maximum', a.maximum, b.maximum);
-        this.numericExtras(place, path, a, b);
-        this.optionalText(place, path, 'format-changed', 'format', a.format, b.format);
-        return;
       case 'number':
-        if (b.kind !== 'number') return;
+        if (b.kind !== a.kind) return;
         this.enums(place, path, a.enum, b.enum);
         this.constant(place, path, a.const, b.const);
         this.lower(place, path, 'minimum', a.minimum, b.minimum);
