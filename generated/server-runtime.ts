@@ -8,8 +8,8 @@
  * `Handlers` type, error statuses) and types its errors by augmenting
  * {@link ServerRuntimeTypes}.
  */
-import multipart from '@fastify/multipart';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import multipart, { type FastifyMultipartOptions } from '@fastify/multipart';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { Decoded, Issue, RawRequest, ValidateOptions } from './validators-runtime.js';
 
 /**
@@ -227,7 +227,7 @@ async function configureScope(scope: FastifyInstance, settings: Settings): Promi
       }
     },
   );
-  await scope.register(multipart, {
+  await scope.register(streamingMultipart, {
     limits: { fileSize: settings.bodyLimit, fieldSize: settings.bodyLimit, parts: MAX_PARTS },
     throwFileSizeLimit: true,
   });
@@ -252,6 +252,33 @@ async function configureScope(scope: FastifyInstance, settings: Settings): Promi
   });
 }
 
+/**
+ * `@fastify/multipart` without the hooks it adds for its disk mode
+ * (`saveRequestFiles`): an `onRequest` hook that listens for the response's
+ * 'close' and an `onResponse` hook, both there to delete temporary files.
+ * The bindings only read parts as streams into memory (`request.parts()`), so
+ * there is never a file to delete, and those two async hooks would otherwise
+ * run on every request of every operation (every operation accepts
+ * multipart bodies). The parser and the request decorators are the plugin's own.
+ */
+const streamingMultipart: FastifyPluginCallback<FastifyMultipartOptions> = Object.assign(
+  (instance: FastifyInstance, options: FastifyMultipartOptions, done: (error?: Error) => void) => {
+    const withoutCleanupHooks = new Proxy(instance, {
+      get(target, property, receiver) {
+        if (property !== 'addHook') return Reflect.get(target, property, receiver) as unknown;
+        return (name: string, hook: unknown) => {
+          if (name === 'onRequest' || name === 'onResponse') return receiver;
+          (target.addHook as (name: string, hook: unknown) => unknown)(name, hook);
+          return receiver;
+        };
+      },
+    });
+    (multipart as unknown as FastifyPluginCallback<FastifyMultipartOptions>)(withoutCleanupHooks, options, done);
+  },
+  // Runs in the API scope itself, as the plugin does (fastify-plugin's marker).
+  { [Symbol.for('skip-override')]: true },
+);
+
 function bind<Params, Result, User>(
   scope: FastifyInstance,
   settings: Settings,
@@ -266,13 +293,34 @@ function bind<Params, Result, User>(
     ...(route.method === 'GET' && settings.routePatterns.some((other) => other.method === 'HEAD' && other.path === route.path) && { exposeHeadRoute: false }),
     url: route.path.slice(settings.basePath.length),
     bodyLimit: settings.bodyLimit,
+    // Before the body is read, as before: bad credentials win over a bad body.
+    // A callback hook, so an authenticator that answers at once costs no promise.
     ...(route.auth && {
-      onRequest: async (request: FastifyRequest) => {
-        settings.users.set(request, await authenticateRequest(request, settings.authenticate));
+      onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+        let user: unknown;
+        try {
+          user = authenticateRequest(request, settings.authenticate);
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
+        if (isPromise(user)) {
+          user.then(
+            (found) => {
+              settings.users.set(request, found);
+              done();
+            },
+            (error: unknown) => done((error ?? new Error('authenticate rejected without a reason')) as Error),
+          );
+        } else {
+          settings.users.set(request, user);
+          done();
+        }
       },
     }),
     handler: async (request, reply) => {
-      const decoded = decode(await readRequest(request, route, settings.bodyLimit));
+      const raw = request.isMultipart() ? await readMultipartRequest(request, route, settings.bodyLimit) : readRequest(request, route);
+      const decoded = decode(raw);
       if (!decoded.ok) throw frameworkError('BAD_REQUEST', decoded.error.msg);
       const user = settings.users.get(request) as User;
       const result = await handler(decoded.value, { user, request, reply, log: request.log });
@@ -295,7 +343,12 @@ function unauthorized(msg: string): ApiError {
   return frameworkError('UNAUTHORIZED', msg);
 }
 
-async function authenticateRequest(request: FastifyRequest, authenticate: Authenticate<unknown>): Promise<unknown> {
+function isPromise(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** The user the credentials name, at once or as a promise, as `authenticate` answers; throws UNAUTHORIZED. */
+function authenticateRequest(request: FastifyRequest, authenticate: Authenticate<unknown>): unknown {
   const header = request.headers.authorization;
   if (header === undefined || header === '') throw unauthorized('Missing HTTP Basic credentials');
   const match = /^Basic +([A-Za-z0-9+/]+={0,2})$/i.exec(header.trim());
@@ -303,26 +356,41 @@ async function authenticateRequest(request: FastifyRequest, authenticate: Authen
   const credentials = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = credentials.indexOf(':');
   if (colon <= 0) throw unauthorized('Malformed HTTP Basic credentials: expected email:api_key');
-  const user = await authenticate(credentials.slice(0, colon), credentials.slice(colon + 1), request);
+  const user = authenticate(credentials.slice(0, colon), credentials.slice(colon + 1), request);
+  return isPromise(user) ? Promise.resolve(user).then(checkUser) : checkUser(user);
+}
+
+function checkUser(user: unknown): unknown {
   if (user === undefined || user === null) throw unauthorized('Invalid email or API key');
   return user;
 }
 
-async function readRequest(request: FastifyRequest, route: Route, bodyLimit: number): Promise<RawRequest> {
+/** The raw parameters of a request whose body (if any) Fastify has parsed already. */
+function readRequest(request: FastifyRequest, route: Route): RawRequest {
   const raw: RawRequest = {
     path: request.params as Record<string, string>,
     query: request.query as FormFields,
     body: {},
   };
-  if (request.isMultipart()) {
-    const { fields, files } = await readMultipart(request, bodyLimit);
-    raw.body = fields;
-    raw.files = files;
-  } else if (request.body instanceof UnsupportedBody) {
+  if (request.body instanceof UnsupportedBody) {
     throw frameworkError('BAD_REQUEST', unsupportedBodyMessage(request.body.contentType));
   } else if (request.body !== undefined && request.body !== null) {
     raw.body = request.body as FormFields;
   }
+  return withFile(raw, route);
+}
+
+/** The raw parameters of a multipart request, reading its parts. */
+async function readMultipartRequest(request: FastifyRequest, route: Route, bodyLimit: number): Promise<RawRequest> {
+  const { fields, files } = await readMultipart(request, bodyLimit);
+  return withFile(
+    { path: request.params as Record<string, string>, query: request.query as FormFields, body: fields, files },
+    route,
+  );
+}
+
+/** The upload operation takes exactly one file part. */
+function withFile(raw: RawRequest, route: Route): RawRequest {
   if (route.file !== undefined) {
     const files = raw.files ?? [];
     if (files.length !== 1) {
