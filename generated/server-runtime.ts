@@ -184,7 +184,6 @@ export async function registerOperations<User>(
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     validateResponses: options.validateResponses ?? false,
     authenticate: options.authenticate as Authenticate<unknown>,
-    users: new WeakMap(),
     routePatterns: bindings.map(({ route }) => ({ method: route.method, path: route.path, pattern: pathPattern(route.path) })),
   };
   await app.register(
@@ -201,8 +200,6 @@ interface Settings {
   bodyLimit: number;
   validateResponses: boolean;
   authenticate: Authenticate<unknown>;
-  /** The authenticated user of each request in flight. */
-  users: WeakMap<FastifyRequest, unknown>;
   routePatterns: { method: HttpMethod; path: string; pattern: RegExp }[];
 }
 
@@ -214,8 +211,13 @@ class UnsupportedBody {
   constructor(readonly contentType: string | undefined) {}
 }
 
+/** Where the authentication hook leaves the caller for the handler: a request decoration, cheaper than a WeakMap. */
+const kUser = Symbol('teamchat.user');
+type UserSlot = FastifyRequest & { [kUser]?: unknown };
+
 async function configureScope(scope: FastifyInstance, settings: Settings): Promise<void> {
   scope.removeAllContentTypeParsers();
+  scope.decorateRequest(kUser, undefined);
   scope.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: settings.bodyLimit },
@@ -307,13 +309,13 @@ function bind<Params, Result, User>(
         if (isPromise(user)) {
           user.then(
             (found) => {
-              settings.users.set(request, found);
+              (request as UserSlot)[kUser] = found;
               done();
             },
             (error: unknown) => done((error ?? new Error('authenticate rejected without a reason')) as Error),
           );
         } else {
-          settings.users.set(request, user);
+          (request as UserSlot)[kUser] = user;
           done();
         }
       },
@@ -322,7 +324,7 @@ function bind<Params, Result, User>(
       const raw = request.isMultipart() ? await readMultipartRequest(request, route, settings.bodyLimit) : readRequest(request, route);
       const decoded = decode(raw);
       if (!decoded.ok) throw frameworkError('BAD_REQUEST', decoded.error.msg);
-      const user = settings.users.get(request) as User;
+      const user = (request as UserSlot)[kUser] as User;
       const result = await handler(decoded.value, { user, request, reply, log: request.log });
       if (reply.sent) return reply;
       const body: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
