@@ -5,7 +5,7 @@
  */
 
 /** Where a change sits. Parameter locations as in the model; `response` is the success body; `error` an error body. */
-export type DiffLocation = 'document' | 'operation' | 'path' | 'query' | 'body' | 'response' | 'error';
+export type DiffLocation = 'document' | 'operation' | 'path' | 'query' | 'header' | 'cookie' | 'body' | 'response' | 'error';
 
 export const CHANGE_KINDS = [
   'operation-added',

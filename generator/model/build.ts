@@ -10,7 +10,7 @@ import { versionNotes } from './notes.js';
 import { buildParameters } from './parameters.js';
 import { buildErrorCodes, buildResponses } from './responses.js';
 import { SchemaConverter } from './schema.js';
-import type { ApiModel, HttpMethod, NamedSchema, Operation } from './types.js';
+import type { ApiModel, HttpMethod, NamedSchema, Operation, Schema } from './types.js';
 
 /** Method order within one path. */
 const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
@@ -21,6 +21,7 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
   const doc = loaded.document;
   const schemas = new SchemaConverter(ctx);
   const info = ctx.record(doc, 'info', 'the info object');
+  const base = basePath(ctx, doc);
 
   const componentSchemas = isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
   const schemaNames = deriveNames(Object.keys(componentSchemas));
@@ -32,9 +33,9 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
     title: ctx.text(info, 'title'),
     version: ctx.text(info, 'version'),
     description: ctx.text(info, 'description'),
-    basePath: basePath(ctx, doc),
+    basePath: base,
     maxFeatureLevel: maxFeatureLevel(doc),
-    operations: buildOperations(ctx, schemas, doc),
+    operations: buildOperations(ctx, schemas, doc, base),
     schemas: named,
     errors: buildErrorCodes(ctx, schemas),
     tags: (Array.isArray(doc.tags) ? doc.tags : []).filter(isRecord).map((tag) => ({
@@ -43,12 +44,26 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
     })),
     unspecified: [info, doc].flatMap((node) => versionNotes(node).unspecified),
     openapi: doc,
+    securitySchemes: [],
+    conventions: { successEnvelope: false, bodyCodedErrors: false, featureLevels: false },
+  };
+  model.conventions = {
+    successEnvelope: model.operations.length > 0 && model.operations.every((o) => hasEnvelope(schemas, o.success.schema)),
+    bodyCodedErrors: model.errors.length > 0,
+    featureLevels: model.maxFeatureLevel > 0,
   };
   model.warnings = [...loaded.warnings, ...ctx.warnings];
   return model;
 }
 
-function buildOperations(ctx: BuildContext, schemas: SchemaConverter, doc: RawNode): Operation[] {
+/** Whether a success body requires `result` and `msg` (our envelope). */
+function hasEnvelope(schemas: SchemaConverter, schema: Schema): boolean {
+  const resolved = schemas.resolve(schema);
+  if (resolved.kind !== 'object') return false;
+  return ['result', 'msg'].every((name) => resolved.properties.some((p) => p.name === name && p.required));
+}
+
+function buildOperations(ctx: BuildContext, schemas: SchemaConverter, doc: RawNode, base: string): Operation[] {
   const paths = doc.paths === undefined ? {} : ctx.record(doc, 'paths', 'a map of paths');
   const found: { path: string; method: HttpMethod; node: RawNode; item: RawNode }[] = [];
   for (const [path, raw] of Object.entries(paths)) {
@@ -98,9 +113,13 @@ function buildOperations(ctx: BuildContext, schemas: SchemaConverter, doc: RawNo
       description: ctx.text(node, 'description'),
       tags: tags as string[],
       auth: Array.isArray(node.security) ? node.security.length > 0 : rootAuth,
+      // Filled from the security schemes by the security model; until then, Basic for authenticated operations.
+      security: (Array.isArray(node.security) ? node.security.length > 0 : rootAuth) ? [['basicAuth']] : [],
+      basePath: base,
       parameters: input.parameters,
       body: input.body,
       success,
+      successes: [success],
       errors,
       requestExamples: input.requestExamples,
       source: ctx.locate(node),

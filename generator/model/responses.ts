@@ -50,7 +50,15 @@ function successResponse(ctx: BuildContext, schemas: SchemaConverter, responses:
   const mediaType = media(ctx, responses, '200', response);
   const schema = schemas.resolve(schemas.convert(mediaType.schema, mediaType, 'schema'));
   if (schema.kind !== 'object') ctx.fail(mediaType, 'schema', 'the `200` response body must be an object schema');
-  return { status: 200, description: ctx.text(response, 'description'), schema, examples: readExamples(ctx, mediaType) };
+  const examples = readExamples(ctx, mediaType);
+  return {
+    status: 200,
+    description: ctx.text(response, 'description'),
+    schema,
+    contents: [{ mediaType: JSON_TYPE, kind: 'json', schema, examples }],
+    headers: [],
+    examples,
+  };
 }
 
 /**
@@ -65,6 +73,8 @@ function errorResponse(ctx: BuildContext, schemas: SchemaConverter, responses: R
     description: ctx.text(response, 'description'),
     codes: [],
     examples: [],
+    contents: [],
+    headers: [],
   };
   if (!numeric) error.statusText = status.toUpperCase() === status ? status : status.toUpperCase().replace('DEFAULT', 'default');
   const content = isRecord(response.content) ? response.content : undefined;

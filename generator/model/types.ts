@@ -30,6 +30,53 @@ export interface ApiModel {
   openapi?: Record<string, unknown>;
   /** Non-fatal findings of loading and modelling (`file:line: message`): notes and degradations. */
   warnings?: string[];
+  /** `components.securitySchemes`, sorted by name. */
+  securitySchemes: SecuritySchemeModel[];
+  /** Which of this project's own conventions the document declares (each target applies only those). */
+  conventions: Conventions;
+}
+
+/**
+ * Conventions of our own API that a document opts into by declaring them;
+ * a document that does not is served and called as plain OpenAPI.
+ */
+export interface Conventions {
+  /**
+   * Success bodies carry `result: "success"` and `msg`, added by the server
+   * bindings (handlers return the rest), and unknown parameters are reported
+   * in `ignored_parameters_unsupported`. True when every JSON success body
+   * requires `result` and `msg`.
+   */
+  successEnvelope: boolean;
+  /** Errors are typed by the body's `code` (schemas with `x-error-code`): `ApiModel.errors` is not empty. */
+  bodyCodedErrors: boolean;
+  /** The document names feature levels (`x-feature-level`/`x-changes`): `maxFeatureLevel > 0`. */
+  featureLevels: boolean;
+}
+
+/** One entry of `components.securitySchemes`. */
+export interface SecuritySchemeModel {
+  /** Key in `components.securitySchemes`. */
+  name: string;
+  names: Names;
+  description: string;
+  /**
+   * - `basic`, `bearer`: HTTP `Authorization: Basic|Bearer ...`;
+   * - `apiKey`: a key sent in the header, query parameter or cookie `parameterName`;
+   * - `oauth2`, `openIdConnect`: a token sent as `Authorization: Bearer ...`;
+   * - `http`: another HTTP scheme (`scheme`), sent as `Authorization: <scheme> <credentials>`;
+   * - `mutualTLS`: nothing at the HTTP level (the client's TLS set-up).
+   */
+  kind: 'basic' | 'bearer' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'http' | 'mutualTLS';
+  /** `apiKey`: where the key travels. */
+  in?: 'header' | 'query' | 'cookie';
+  /** `apiKey`: the header, query parameter or cookie name. */
+  parameterName?: string;
+  /** `http`: the scheme word as written (`Digest`); `basic`/`bearer` have none. */
+  scheme?: string;
+  /** `bearer`: the `bearerFormat` hint. */
+  bearerFormat?: string;
+  source: SourceLocation;
 }
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options' | 'trace';
@@ -71,14 +118,39 @@ export interface Operation extends VersionNotes {
   summary: string;
   description: string;
   tags: string[];
-  /** Whether HTTP Basic credentials are required. */
+  /** Whether every alternative of `security` needs a credential (none is empty). */
   auth: boolean;
+  /**
+   * The security requirement in force (the operation's own, else the
+   * document's): alternatives (any one suffices), each the names of the
+   * schemes (`ApiModel.securitySchemes`) that must all be sent. `[]`: no
+   * credentials. An empty alternative (`[[], ["key"]]`) makes them optional.
+   */
+  security: string[][];
+  /**
+   * The path prefix for this operation: from its own or its path item's
+   * `servers` when it has them, else `ApiModel.basePath`.
+   */
+  basePath: string;
+  /**
+   * Absolute URLs (variables replaced by their defaults) of the operation's
+   * own or path item's `servers`, when they differ from the document's;
+   * absent otherwise. A client sends this operation there.
+   */
+  servers?: string[];
   /** Path parameters first (in path order), then the rest in spec order. */
   parameters: Parameter[];
-  /** How non-path parameters travel. */
-  body: 'none' | 'form' | 'multipart';
-  /** Success response (status 200). */
+  /**
+   * How the request body travels: `none`, or the kind of the body's first
+   * media type (see `requestBody`).
+   */
+  body: 'none' | BodyKind;
+  /** The request body, when the operation has one. */
+  requestBody?: RequestBodyModel;
+  /** The primary success response: the lowest 2xx (else 1xx/3xx, else `default`). */
   success: ResponseModel;
+  /** Every non-error response (1xx, 2xx, 3xx, a `2XX` range), by status; `success` is among them. */
+  successes: ResponseModel[];
   /** Error responses by status, each listing its possible error codes. */
   errors: OperationError[];
   /** Named request examples: parameter name to value (as the client would pass it). */
@@ -86,14 +158,62 @@ export interface Operation extends VersionNotes {
   source: SourceLocation;
 }
 
-export type ParameterLocation = 'path' | 'query' | 'body';
+/** `body`: a field of a form or multipart body whose fields are the operation's parameters (`RequestBodyModel.mode` `fields`). */
+export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie' | 'body';
 
 /**
- * - `plain`: integer/number as decimal text, boolean as `true`/`false`, string as is.
- * - `json`: JSON text in one field (arrays, objects, unions, nullable values).
+ * - `plain`: integer/number as decimal text, boolean as `true`/`false`, string
+ *   as is; arrays and objects of those spread by `style`/`explode`.
+ * - `json`: JSON text in one field (`content: application/json`, or a form
+ *   field with that encoding).
  * - `file`: a file part of a multipart body.
  */
 export type WireEncoding = 'plain' | 'json' | 'file';
+
+/**
+ * How a `plain` parameter's value is written (OpenAPI `style`): path
+ * `simple`/`label`/`matrix`, query `form`/`spaceDelimited`/`pipeDelimited`/
+ * `deepObject`, header `simple`, cookie `form`.
+ */
+export type ParameterStyle = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+
+/**
+ * How a request body or response body is written:
+ * - `form`: `application/x-www-form-urlencoded`;
+ * - `multipart`: `multipart/form-data` (and other `multipart/*`);
+ * - `json`: `application/json` and any `+json` or `json` media type;
+ * - `text`: `text/*` and other textual types, as a string;
+ * - `binary`: anything else (`application/octet-stream`, `image/png`, `*\/*`), as bytes.
+ */
+export type BodyKind = 'form' | 'multipart' | 'json' | 'text' | 'binary';
+
+export interface RequestBodyModel {
+  required: boolean;
+  description: string;
+  /**
+   * `fields`: every media type is form or multipart with an object schema,
+   * and its properties are operation parameters (location `body`), as in our
+   * own document. `whole`: the body is one value, passed as the parameter
+   * named `parameterName`.
+   */
+  mode: 'fields' | 'whole';
+  /** `whole` mode: the key of the body in the operation's params (`body`, or `requestBody` when a parameter is named `body`). */
+  parameterName?: string;
+  /** Each media type, in document order. The client sends the first unless told otherwise; the server accepts each. */
+  contents: BodyContent[];
+  source: SourceLocation;
+}
+
+export interface BodyContent {
+  /** As written, lower-cased (`application/json`, `application/merge-patch+json`, `text/csv`, `image/*`). */
+  mediaType: string;
+  kind: BodyKind;
+  /** The body's schema (`{kind: 'any'}` when the document gives none). */
+  schema: Schema;
+  examples: Example[];
+  /** Multipart: per-property `encoding.contentType`, when written. */
+  partContentTypes?: Record<string, string>;
+}
 
 export interface Parameter extends VersionNotes {
   /** Name on the wire. */
@@ -105,16 +225,52 @@ export interface Parameter extends VersionNotes {
   required: boolean;
   schema: Schema;
   default?: unknown;
+  /** `plain` path, query, header and cookie parameters: the style in force (written, or the location's default). */
+  style?: ParameterStyle;
+  /** With `style`: whether arrays and objects spread into several fields (written, or true for `form`, else false). */
+  explode?: boolean;
+  /** Query: whether reserved characters are sent without percent-encoding. */
+  allowReserved?: boolean;
   description: string;
   source: SourceLocation;
 }
 
 export interface ResponseModel {
+  /** The status; 200 for a `2XX` range, 0 for `default`. */
   status: number;
+  /** `2XX` or `default`, for a response not keyed by one status. */
+  statusText?: string;
   description: string;
-  /** The full body schema, envelope fields included (allOf already merged). */
+  /**
+   * The schema of the first JSON body (envelope fields included, allOf
+   * merged); `{kind: 'any'}` when the response has no JSON body. Targets
+   * that handle every media type read `contents`.
+   */
+  schema: Schema;
+  /** Each media type of the body, in document order; empty when the response has no body. */
+  contents: ResponseContent[];
+  /** Response headers, in document order. */
+  headers: ResponseHeader[];
+  /** Examples of the first JSON body. */
+  examples: Example[];
+}
+
+export interface ResponseContent {
+  /** As written, lower-cased. */
+  mediaType: string;
+  kind: Exclude<BodyKind, 'form' | 'multipart'>;
   schema: Schema;
   examples: Example[];
+}
+
+export interface ResponseHeader extends VersionNotes {
+  /** As written in the document (compare case-insensitively). */
+  name: string;
+  names: Names;
+  required: boolean;
+  schema: Schema;
+  description: string;
+  source: SourceLocation;
 }
 
 export interface OperationError {
@@ -126,6 +282,9 @@ export interface OperationError {
   /** Error codes this response may carry (each in `ApiModel.errors`). */
   codes: string[];
   examples: Example[];
+  /** Each media type of the body, in document order; empty when the error response has no body. */
+  contents: ResponseContent[];
+  headers: ResponseHeader[];
 }
 
 export interface ErrorCode {

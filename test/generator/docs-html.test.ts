@@ -30,6 +30,8 @@ const openapi = {
 };
 
 const model: ApiModel = {
+  securitySchemes: [{ name: 'basicAuth', names: { camel: 'basicAuth', pascal: 'BasicAuth', file: 'basic-auth' }, description: '', kind: 'basic', source: { file: 'spec/test.yaml' } }],
+  conventions: { successEnvelope: true, bodyCodedErrors: true, featureLevels: true },
   title: 'Fixture API',
   version: '2.0.0',
   description: '',

@@ -90,10 +90,13 @@ function operation(
     description: `The ${id} operation.`,
     tags: ['messages'],
     auth: true,
+    security: [['basicAuth']],
+    basePath: '/api/v1',
     parameters: [],
     body: method === 'get' ? 'none' : 'form',
-    success: { status: 200, description: 'Success.', schema: object(envelope), examples: [] },
-    errors: [{ status: 401, description: 'Missing or wrong credentials.', codes: ['UNAUTHORIZED'], examples: [] }],
+    success: { status: 200, description: 'Success.', schema: object(envelope), examples: [], contents: [], headers: [] },
+    successes: [],
+    errors: [{ status: 401, description: 'Missing or wrong credentials.', codes: ['UNAUTHORIZED'], examples: [], contents: [], headers: [] }],
     requestExamples: [],
     source: { file: 'spec/paths/x.yaml' },
     changes: [],
@@ -145,8 +148,10 @@ const updateStream = operation('update-stream', 'patch', '/streams/{stream_id}',
           value: { result: 'error', msg: 'Invalid channel folder ID', code: 'BAD_REQUEST' },
         },
       ],
+      contents: [],
+      headers: [],
     },
-    { status: 401, description: 'Missing or wrong credentials.', codes: ['UNAUTHORIZED'], examples: [] },
+    { status: 401, description: 'Missing or wrong credentials.', codes: ['UNAUTHORIZED'], examples: [], contents: [], headers: [] },
   ],
   requestExamples: [
     {
@@ -184,6 +189,8 @@ const getMessage = operation('get-message', 'get', '/messages/{message_id}', {
   success: {
     status: 200,
     description: 'The message.',
+    contents: [],
+    headers: [],
     schema: object([
       ...envelope,
       prop('message', { kind: 'ref', name: 'Message' }),
@@ -213,6 +220,8 @@ const fetchApiKey = operation('fetch-api-key', 'post', '/fetch_api_key', {
 });
 
 const model: ApiModel = {
+  securitySchemes: [{ name: 'basicAuth', names: { camel: 'basicAuth', pascal: 'BasicAuth', file: 'basic-auth' }, description: '', kind: 'basic', source: { file: 'spec/test.yaml' } }],
+  conventions: { successEnvelope: true, bodyCodedErrors: true, featureLevels: true },
   title: 'Team Chat API',
   version: '1.0.0',
   description: 'A test model.',

@@ -75,7 +75,7 @@ describe.each(documents)('%s', (file) => {
       names: names.get(r.name)!,
       schema: r.name.startsWith('site ') ? converter.convert(r.node) : converter.namedSchema(r.name),
     }));
-    const model: ApiModel = { title: file, version: '1', description: '', basePath: '', maxFeatureLevel: 0, operations: [], schemas, errors: [], tags: [], unspecified: [] };
+    const model: ApiModel = { title: file, version: '1', description: '', basePath: '', maxFeatureLevel: 0, operations: [], schemas, errors: [], tags: [], unspecified: [], securitySchemes: [], conventions: { successEnvelope: false, bodyCodedErrors: false, featureLevels: false } };
     const source = renderValidators(model, TEMPLATES_DIR, 'test');
     writeFileSync(join(dir, 'validators.ts'), source.validators);
     writeFileSync(join(dir, 'validators-runtime.ts'), source.runtime);

@@ -98,6 +98,9 @@ const TRANSPORT: Record<Operation['body'], (method: string) => string> = {
     'Parameters other than path parameters travel as an `application/x-www-form-urlencoded` body ' +
     '(`multipart/form-data` and the query string are accepted too).',
   multipart: () => 'The request is a `multipart/form-data` body.',
+  json: () => 'The request body is JSON.',
+  text: () => 'The request body is text.',
+  binary: () => 'The request body is binary data.',
 };
 
 export function operationPageView(operation: Operation, page: PageContext): OperationPageView {
