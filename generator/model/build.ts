@@ -118,6 +118,7 @@ function buildOperations(ctx: BuildContext, schemas: SchemaConverter, doc: RawNo
       basePath: base,
       parameters: input.parameters,
       body: input.body,
+      ...(input.requestBody ? { requestBody: input.requestBody } : {}),
       success,
       successes: [success],
       errors,

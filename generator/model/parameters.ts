@@ -1,7 +1,7 @@
 /**
  * An operation's parameters: path parameters (in path order), then query
- * parameters and the properties of its form or multipart body, in spec
- * order, each with its wire encoding.
+ * parameters and the fields of its form or multipart body (`bodies.ts`), in
+ * spec order, each with its wire encoding.
  */
 import { isRecord } from '../load/walk.js';
 import type { BuildContext, RawNode } from './context.js';
@@ -9,10 +9,9 @@ import { readExamples } from './examples.js';
 import { deriveNames } from './names.js';
 import { mergeNotes, versionNotes } from './notes.js';
 import type { SchemaConverter } from './schema.js';
-import type { Example, Operation, Parameter, Schema, WireEncoding } from './types.js';
+import { buildRequestBody } from './bodies.js';
+import type { Example, Operation, Parameter, RequestBodyModel, Schema, WireEncoding } from './types.js';
 
-const FORM = 'application/x-www-form-urlencoded';
-const MULTIPART = 'multipart/form-data';
 const JSON_TYPE = 'application/json';
 
 type Draft = Omit<Parameter, 'names'>;
@@ -20,6 +19,7 @@ type Draft = Omit<Parameter, 'names'>;
 export interface OperationInput {
   parameters: Parameter[];
   body: Operation['body'];
+  requestBody?: RequestBodyModel;
   requestExamples: Example[];
 }
 
@@ -44,8 +44,8 @@ export function buildParameters(
     }
     if (node.in === 'query') drafts.push(pathOrQuery(ctx, schemas, node));
   }
-  const { body, properties, examples } = requestBody(ctx, schemas, operation);
-  drafts.push(...properties);
+  const body = buildRequestBody(ctx, schemas, operation, drafts.map((d) => d.name));
+  drafts.push(...body.fields);
 
   const seen = new Set<string>();
   for (const draft of drafts) {
@@ -54,7 +54,12 @@ export function buildParameters(
   }
   const names = deriveNames(drafts.map((d) => d.name));
   const parameters = drafts.map((d) => ({ ...d, names: names.get(d.name)! }));
-  return { parameters, body, requestExamples: mergeParameterExamples(ctx, examples, raw) };
+  return {
+    parameters,
+    body: body.kind,
+    ...(body.requestBody ? { requestBody: body.requestBody } : {}),
+    requestExamples: mergeParameterExamples(ctx, body.examples, raw),
+  };
 }
 
 /** Path-item parameters, overridden by the operation's own (same name and location). */
@@ -108,71 +113,6 @@ function pathOrQuery(ctx: BuildContext, schemas: SchemaConverter, node: RawNode)
     source: ctx.locate(node),
     ...mergeNotes(versionNotes(node), versionNotes(rawSchema)),
   });
-}
-
-function requestBody(
-  ctx: BuildContext,
-  schemas: SchemaConverter,
-  operation: RawNode,
-): { body: Operation['body']; properties: Draft[]; examples: Example[] } {
-  if (operation.requestBody === undefined) return { body: 'none', properties: [], examples: [] };
-  const requestBody = ctx.record(operation, 'requestBody', 'a request body');
-  const content = ctx.record(requestBody, 'content', 'a map of media types');
-  const types = Object.keys(content);
-  if (types.length !== 1 || (types[0] !== FORM && types[0] !== MULTIPART)) {
-    ctx.fail(requestBody, 'content', `a request body must have exactly one media type, \`${FORM}\` or \`${MULTIPART}\` (found ${types.map((t) => `\`${t}\``).join(', ') || 'none'})`);
-  }
-  const mediaType = types[0]!;
-  const media = ctx.record(content, mediaType, 'a media type object');
-  const schema = schemas.resolve(schemas.convert(media.schema, media, 'schema'));
-  if (schema.kind !== 'object') ctx.fail(media, 'schema', 'a request body schema must be an object');
-  const encodings = media.encoding === undefined ? {} : ctx.record(media, 'encoding', 'a map of property encodings');
-  for (const name of Object.keys(encodings)) {
-    if (!schema.properties.some((p) => p.name === name)) ctx.fail(encodings, name, `encoding names unknown property \`${name}\``);
-  }
-  const multipart = mediaType === MULTIPART;
-  const properties = schema.properties.map((property): Draft => {
-    const rawProperty = schemas.raw.get(property.schema);
-    const encoding = propertyEncoding(ctx, schemas, property.name, property.schema, encodings, multipart);
-    const notes = rawProperty ? versionNotes(rawProperty) : versionNotes({});
-    const target = rawProperty ? ctx.deref(rawProperty) : undefined;
-    return compactDraft({
-      name: property.name,
-      location: 'body',
-      encoding,
-      required: property.required,
-      schema: property.schema,
-      default: rawProperty?.default ?? (isRecord(target) ? target.default : undefined),
-      description: property.schema.description ?? '',
-      source: rawProperty ? ctx.locate(rawProperty) : ctx.locate(media, 'schema'),
-      ...notes,
-    });
-  });
-  return { body: multipart ? 'multipart' : 'form', properties, examples: readExamples(ctx, media) };
-}
-
-function propertyEncoding(
-  ctx: BuildContext,
-  schemas: SchemaConverter,
-  name: string,
-  schema: Schema,
-  encodings: RawNode,
-  multipart: boolean,
-): WireEncoding {
-  const resolved = schemas.resolve(schema);
-  if (multipart && resolved.kind === 'string' && (resolved.format === 'binary' || schemas.raw.get(resolved)?.contentMediaType !== undefined)) {
-    return 'file';
-  }
-  const encoding = encodings[name];
-  const contentType = isRecord(encoding) ? encoding.contentType : undefined;
-  if (contentType !== undefined && contentType !== JSON_TYPE) {
-    ctx.fail(encoding, 'contentType', `property \`${name}\` has encoding \`${String(contentType)}\`; only \`${JSON_TYPE}\` is supported`);
-  }
-  if (contentType === JSON_TYPE) return 'json';
-  if (needsJson(schemas, schema)) {
-    ctx.fail(schemas.raw.get(schema) ?? encodings, undefined, `property \`${name}\` is a list, object, union or nullable value: add \`encoding: {${name}: {contentType: ${JSON_TYPE}}}\``);
-  }
-  return 'plain';
 }
 
 /** Values that cannot travel as plain text: lists, objects, unions (nullable included). */

@@ -12,9 +12,9 @@ const cases: [string, { file: string; line: number; message: string }][] = [
   ['dangling-internal-ref', { file: 'spec/openapi.yaml', line: 9, message: 'cannot resolve $ref `#/components/parameters/Nope`' }],
   ['duplicate-operationid', { file: 'spec/openapi.yaml', line: 18, message: 'duplicate operationId `make-thing` (first used at spec/openapi.yaml:7)' }],
   ['header-param', { file: 'spec/openapi.yaml', line: 10, message: 'parameter `X-Token` is `in: header`' }],
-  ['json-body', { file: 'spec/openapi.yaml', line: 9, message: 'found `application/json`' }],
+  ['body-without-media-type', { file: 'spec/openapi.yaml', line: 9, message: 'a request body needs at least one media type' }],
   ['feature-level-text', { file: 'spec/openapi.yaml', line: 8, message: '`x-feature-level` must be a non-negative integer' }],
-  ['plain-array-field', { file: 'spec/openapi.yaml', line: 14, message: 'property `ids` is a list' }],
+  ['encoding-unknown-field', { file: 'spec/openapi.yaml', line: 19, message: 'encoding names unknown property `idz`' }],
 ];
 
 describe('malformed specs stop the run with file and line, writing nothing', () => {

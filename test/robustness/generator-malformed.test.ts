@@ -50,8 +50,8 @@ const cases: [fixture: string, want: Want][] = [
   // Constructs the model cannot carry.
   ['generator/malformed/header-param', { file: 'spec/openapi.yaml', line: 10, message: 'parameter `X-Token` is `in: header`' }],
   ['malformed/header-param-component', { file: 'spec/components/parameters/Token.yaml', line: 2, message: 'parameter `X-Token` is `in: header`' }],
-  ['generator/malformed/json-body', { file: 'spec/openapi.yaml', line: 9, message: 'found `application/json`' }],
-  ['generator/malformed/plain-array-field', { file: 'spec/openapi.yaml', line: 14, message: 'property `ids` is a list' }],
+  ['generator/malformed/body-without-media-type', { file: 'spec/openapi.yaml', line: 9, message: 'a request body needs at least one media type' }],
+  ['generator/malformed/encoding-unknown-field', { file: 'spec/openapi.yaml', line: 19, message: 'encoding names unknown property `idz`' }],
 ];
 
 /** A project directory as the CLI sees it: the repository's dependencies and templates, a spec, an output folder. */
