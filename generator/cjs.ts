@@ -11,3 +11,17 @@ const require = createRequire(import.meta.url);
 export const typescript = (): typeof import('typescript') => require('typescript') as typeof import('typescript');
 export const tsMorph = (): typeof import('ts-morph') => require('ts-morph') as typeof import('ts-morph');
 export const openapiTypescript = (): typeof import('openapi-typescript') => require('openapi-typescript') as typeof import('openapi-typescript');
+
+type OpenapiTypescript = typeof import('openapi-typescript');
+
+/**
+ * openapi-typescript's transform alone, through the package's public `./*`
+ * subpaths. Its `openapiTS()` entry loads its own Redocly (v1), lints and
+ * bundles the document again: about a quarter of a cold `generate` for a
+ * document our loader has bundled already (targets/types/transform.ts).
+ */
+export const openapiTypescriptTransform = () => ({
+  transformSchema: require('openapi-typescript/dist/transform/index.cjs') as OpenapiTypescript['transformSchema'],
+  ...(require('openapi-typescript/dist/lib/utils.cjs') as Pick<OpenapiTypescript, 'scanDiscriminators' | 'resolveRef'>),
+  astToString: (require('openapi-typescript/dist/lib/ts.cjs') as Pick<OpenapiTypescript, 'astToString'>).astToString,
+});

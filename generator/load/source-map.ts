@@ -51,11 +51,24 @@ export class SourceMap {
     return node !== null && typeof node === 'object' ? this.origins.get(node) : undefined;
   }
 
-  /** Where a node of the bundled document was written; `key` points at one of its keys. */
+  /**
+   * Where a node of the bundled document was written; `key` points at one of
+   * its keys. The line is found when first read: that parses the file again
+   * with its syntax tree, which only messages need, not every model node.
+   */
   locate(node: unknown, key?: string): SourceLocation {
     const origin = this.origin(node);
     if (!origin) return { file: this.relativePath(this.rootFile) };
-    return this.locatePath(origin.absolute, key === undefined ? origin.path : [...origin.path, key]);
+    const path = key === undefined ? origin.path : [...origin.path, key];
+    const map = this;
+    let found: SourceLocation | undefined;
+    return {
+      file: this.relativePath(origin.absolute),
+      get line(): number | undefined {
+        found ??= map.locatePath(origin.absolute, path);
+        return found.line;
+      },
+    };
   }
 
   /** The line of the deepest key of `path` that exists in the file. */

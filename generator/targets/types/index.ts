@@ -5,12 +5,12 @@
  */
 import { posix } from 'node:path';
 import type { OpenAPI3 } from 'openapi-typescript';
-import { openapiTypescript } from '../../cjs.js';
 import { walkDocument } from '../../load/walk.js';
 import { propertyKey } from '../../model/names.js';
 import type { ApiModel, Operation } from '../../model/types.js';
 import { banner } from '../banner.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
+import { declarations as openapiDeclarations } from './transform.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const MULTIPART = 'multipart/form-data';
@@ -24,12 +24,9 @@ export const target: Target = {
     // openapi-typescript mutates what it is given; hand it a copy.
     const document = structuredClone(openapi);
     prepare(document);
-    const { default: openapiTS, astToString } = openapiTypescript();
     // `readOnly`/`writeOnly` become markers that `Readable`/`Writable` strip from response and request types.
     const markers = hasReadWrite(document);
-    const declarations = astToString(
-      await openapiTS(document as unknown as OpenAPI3, { silent: true, defaultNonNullable: false, ...(markers ? { readWriteMarkers: true } : {}) }),
-    );
+    const declarations = openapiDeclarations(document as unknown as OpenAPI3, { defaultNonNullable: false, ...(markers ? { readWriteMarkers: true } : {}) });
     const contents = [
       banner(ctx.model, ctx.command, 'line'),
       '',

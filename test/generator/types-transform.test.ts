@@ -1,0 +1,48 @@
+/**
+ * The `types` target calls openapi-typescript's transform directly
+ * (generator/targets/types/transform.ts) instead of `openapiTS()`, which lints
+ * and bundles the document again with its own Redocly. Both must give the
+ * same declarations for every bundled document we generate from: this
+ * catches an openapi-typescript upgrade that changes the context it builds.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { OpenAPI3 } from 'openapi-typescript';
+import { describe, expect, it } from 'vitest';
+import { openapiTypescript } from '../../generator/cjs.js';
+import { loadSpec } from '../../generator/load/index.js';
+import { declarations, type TransformOptions } from '../../generator/targets/types/transform.js';
+import { syntheticSpec } from '../support/synthetic-spec.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const fixtures = (folder: string): string[] =>
+  readdirSync(join(root, folder), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'malformed' && entry.name !== 'swagger20')
+    .map((entry) => join(folder, entry.name, 'openapi.yaml'));
+
+const specs = ['spec/openapi.yaml', ...fixtures('test/fixtures/generator'), ...fixtures('test/fixtures/schemas')];
+
+async function viaOpenapiTS(document: Record<string, unknown>, options: TransformOptions): Promise<string> {
+  const { default: openapiTS, astToString } = openapiTypescript();
+  return astToString(await openapiTS(structuredClone(document) as unknown as OpenAPI3, { silent: true, ...options }));
+}
+
+const variants: TransformOptions[] = [{ defaultNonNullable: false }, { defaultNonNullable: false, readWriteMarkers: true }];
+
+describe('openapi-typescript transform without openapiTS()', () => {
+  it.each(specs)('gives the same declarations as openapiTS() for %s', async (spec) => {
+    const { document } = await loadSpec(spec, root);
+    for (const options of variants) {
+      const direct = declarations(structuredClone(document) as unknown as OpenAPI3, options);
+      expect(direct.length).toBeGreaterThan(0);
+      expect(direct).toBe(await viaOpenapiTS(document, options));
+    }
+  });
+
+  it('gives the same declarations for a small copy of the synthetic document (allOf chain, large union)', async () => {
+    const document = syntheticSpec({ resources: 3, eventKinds: 20, wideFields: 30, depth: 6 });
+    const options: TransformOptions = { defaultNonNullable: false };
+    expect(declarations(structuredClone(document) as unknown as OpenAPI3, options)).toBe(await viaOpenapiTS(document, options));
+  });
+});
