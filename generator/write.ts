@@ -5,7 +5,8 @@
  * In check mode nothing is written and the stale or missing files are listed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { open, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { BANNER_MARK } from './targets/banner.js';
 import type { OutputFile } from './targets/types.js';
@@ -35,13 +36,19 @@ export function checkPaths(root: string, files: readonly OutputFile[]): void {
   }
 }
 
+/**
+ * Synchronous file calls inside: one at a time either way, and each
+ * `fs.promises` call is several trips through the thread pool, which on a
+ * busy machine left a run of a thousand files mostly waiting.
+ */
 export async function writeFiles(root: string, files: readonly OutputFile[], options: { check: boolean }): Promise<FileResult[]> {
   checkPaths(root, files);
   const results: FileResult[] = [];
+  const made = new Set<string>();
   for (const file of files) {
     const absolute = resolve(root, file.path);
     const contents = normalise(file.contents);
-    const existing = await readFile(absolute, 'utf8').catch(() => undefined);
+    const existing = readExisting(absolute);
     // A scaffold's contents were already merged with the existing file by its target,
     // so for both kinds "differs" means the target wants new bytes.
     if (existing === contents) {
@@ -49,22 +56,34 @@ export async function writeFiles(root: string, files: readonly OutputFile[], opt
     } else if (options.check) {
       results.push({ path: file.path, status: existing === undefined ? 'missing' : 'stale' });
     } else {
-      await writeAtomic(absolute, contents);
+      writeAtomic(absolute, contents, made);
       results.push({ path: file.path, status: 'written' });
     }
   }
   return results;
 }
 
-async function writeAtomic(absolute: string, contents: string): Promise<void> {
+function readExisting(absolute: string): string | undefined {
+  try {
+    return readFileSync(absolute, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** `made`: folders this run has created already. */
+function writeAtomic(absolute: string, contents: string, made: Set<string>): void {
   const dir = dirname(absolute);
-  await mkdir(dir, { recursive: true });
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  }
   const temp = resolve(dir, `.${basename(absolute)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, contents, 'utf8');
-    await rename(temp, absolute);
+    writeFileSync(temp, contents, 'utf8');
+    renameSync(temp, absolute);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
 }
