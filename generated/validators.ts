@@ -39,7 +39,6 @@ import {
   prefixFailures,
   repeated,
   repeatedElements,
-  scratch,
   singleFile,
   unsupportedParameters,
   validateWith,
@@ -49,46 +48,1996 @@ import {
 export type { Decoded, DecodeError, Issue, RawRequest, ValidateOptions } from './validators-runtime.js';
 
 const PARAMETERS_1 = new Set<string>([]);
+const matches1 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    const x5 = o1["url"];
+    if (typeof x5 !== "string") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "url") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_2 = new Set<string>(["channel_folder_id", "name", "description", "is_archived"]);
+const matches2 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_3 = new Set<string>(["username", "password"]);
 const KEYS_1 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "api_key", "email", "user_id"]);
+const matches3 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    const x5 = o1["api_key"];
+    if (typeof x5 !== "string") {
+      return false;
+    }
+    const x6 = o1["email"];
+    if (typeof x6 !== "string") {
+      return false;
+    }
+    const x7 = o1["user_id"];
+    if (!Number.isInteger(x7)) {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (!KEYS_1.has(k1)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const ENUM_1 = new Set<number>([100, 200, 300, 400, 600]);
 const PARAMETERS_4 = new Set<string>(["invitee_emails", "invite_expires_in_minutes", "invite_as", "stream_ids", "group_ids", "include_realm_default_subscriptions", "notify_referrer_on_join", "welcome_message_custom_text"]);
 const PARAMETERS_5 = new Set<string>(["stream_id", "topic_name"]);
 const PATTERN_1 = new RegExp("^([0-9]+|newest|oldest|first_unread)$");
 const ENUM_2 = new Set<string>(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
+const matchesNarrowOperand = (v: unknown, strict: boolean): boolean => {
+  if (typeof v === "string") {
+    // Every value of this type matches.
+  } else if (typeof v === "number") {
+    if (!Number.isInteger(v)) {
+      return false;
+    }
+  } else if (Array.isArray(v)) {
+    for (let i1 = 0; i1 < v.length; i1++) {
+      const x1: unknown = v[i1];
+      if (!Number.isInteger(x1)) {
+        return false;
+      }
+    }
+  } else {
+    return false;
+  }
+  return true;
+};
+const matchesNarrowTermObject = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["operator"];
+    if (typeof x1 !== "string") {
+      return false;
+    } else if (!ENUM_2.has(x1)) {
+      return false;
+    }
+    const x2 = o1["operand"];
+    if (x2 === undefined) {
+      return false;
+    } else {
+      if (!matchesNarrowOperand(x2, strict)) return false;
+    }
+    const x3 = o1["negated"];
+    if (x3 !== undefined) {
+      if (typeof x3 !== "boolean") {
+        return false;
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "operator" && k1 !== "operand" && k1 !== "negated") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesNarrowTerm = (v: unknown, strict: boolean): boolean => {
+  if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+    if (!matchesNarrowTermObject(v, strict)) return false;
+  } else if (Array.isArray(v)) {
+    if (v.length < 2) {
+      return false;
+    }
+    if (v.length > 2) {
+      return false;
+    }
+    if (v.length > 0) {
+      const x1: unknown = v[0];
+      if (typeof x1 !== "string") {
+        return false;
+      } else if (!ENUM_2.has(x1)) {
+        return false;
+      }
+    }
+    if (v.length > 1) {
+      const x2: unknown = v[1];
+      if (!matchesNarrowOperand(x2, strict)) return false;
+    }
+  } else {
+    return false;
+  }
+  return true;
+};
 const PARAMETERS_6 = new Set<string>(["anchor", "include_anchor", "num_before", "num_after", "narrow", "op", "flag"]);
 const KEYS_2 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "processed_count", "updated_count", "first_processed_id", "last_processed_id", "found_oldest", "found_newest", "ignored_because_not_subscribed_channels"]);
+const matches4 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    const x5 = o1["processed_count"];
+    if (!Number.isInteger(x5)) {
+      return false;
+    }
+    const x6 = o1["updated_count"];
+    if (!Number.isInteger(x6)) {
+      return false;
+    }
+    const x7 = o1["first_processed_id"];
+    if (x7 === undefined) {
+      return false;
+    } else if (typeof x7 === "number") {
+      if (!Number.isInteger(x7)) {
+        return false;
+      }
+    } else if (x7 === null) {
+      // Every value of this type matches.
+    } else {
+      return false;
+    }
+    const x8 = o1["last_processed_id"];
+    if (x8 === undefined) {
+      return false;
+    } else if (typeof x8 === "number") {
+      if (!Number.isInteger(x8)) {
+        return false;
+      }
+    } else if (x8 === null) {
+      // Every value of this type matches.
+    } else {
+      return false;
+    }
+    const x9 = o1["found_oldest"];
+    if (typeof x9 !== "boolean") {
+      return false;
+    }
+    const x10 = o1["found_newest"];
+    if (typeof x10 !== "boolean") {
+      return false;
+    }
+    const x11 = o1["ignored_because_not_subscribed_channels"];
+    if (x11 !== undefined) {
+      if (!Array.isArray(x11)) {
+        return false;
+      } else {
+        for (let i2 = 0; i2 < x11.length; i2++) {
+          const x12: unknown = x11[i2];
+          if (!Number.isInteger(x12)) {
+            return false;
+          }
+        }
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (!KEYS_2.has(k1)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_7 = new Set<string>(["message_id", "apply_markdown", "allow_empty_topic_name"]);
+const matchesDisplayRecipientUser = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["id"];
+    if (!Number.isInteger(x1)) {
+      return false;
+    }
+    const x2 = o1["email"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["full_name"];
+    if (typeof x3 !== "string") {
+      return false;
+    }
+    const x4 = o1["is_mirror_dummy"];
+    if (typeof x4 !== "boolean") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "id" && k1 !== "email" && k1 !== "full_name" && k1 !== "is_mirror_dummy") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesTopicLink = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["text"];
+    if (typeof x1 !== "string") {
+      return false;
+    }
+    const x2 = o1["url"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "text" && k1 !== "url") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesReaction = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["emoji_name"];
+    if (typeof x1 !== "string") {
+      return false;
+    }
+    const x2 = o1["emoji_code"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["reaction_type"];
+    if (typeof x3 !== "string") {
+      return false;
+    } else if (x3 !== "unicode_emoji" && x3 !== "realm_emoji" && x3 !== "zulip_extra_emoji") {
+      return false;
+    }
+    const x4 = o1["user_id"];
+    if (!Number.isInteger(x4)) {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "emoji_name" && k1 !== "emoji_code" && k1 !== "reaction_type" && k1 !== "user_id") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const KEYS_3 = new Set<string>(["id", "message_id", "sender_id", "msg_type", "content"]);
+const matchesSubmessage = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["id"];
+    if (!Number.isInteger(x1)) {
+      return false;
+    }
+    const x2 = o1["message_id"];
+    if (!Number.isInteger(x2)) {
+      return false;
+    }
+    const x3 = o1["sender_id"];
+    if (!Number.isInteger(x3)) {
+      return false;
+    }
+    const x4 = o1["msg_type"];
+    if (typeof x4 !== "string") {
+      return false;
+    }
+    const x5 = o1["content"];
+    if (typeof x5 !== "string") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (!KEYS_3.has(k1)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const KEYS_4 = new Set<string>(["user_id", "timestamp", "prev_content", "prev_rendered_content", "prev_stream", "stream", "prev_topic", "topic"]);
+const matchesEditHistoryEntry = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["user_id"];
+    if (x1 === undefined) {
+      return false;
+    } else if (typeof x1 === "number") {
+      if (!Number.isInteger(x1)) {
+        return false;
+      }
+    } else if (x1 === null) {
+      // Every value of this type matches.
+    } else {
+      return false;
+    }
+    const x2 = o1["timestamp"];
+    if (!Number.isInteger(x2)) {
+      return false;
+    }
+    const x3 = o1["prev_content"];
+    if (x3 !== undefined) {
+      if (typeof x3 !== "string") {
+        return false;
+      }
+    }
+    const x4 = o1["prev_rendered_content"];
+    if (x4 !== undefined) {
+      if (typeof x4 !== "string") {
+        return false;
+      }
+    }
+    const x5 = o1["prev_stream"];
+    if (x5 !== undefined) {
+      if (!Number.isInteger(x5)) {
+        return false;
+      }
+    }
+    const x6 = o1["stream"];
+    if (x6 !== undefined) {
+      if (!Number.isInteger(x6)) {
+        return false;
+      }
+    }
+    const x7 = o1["prev_topic"];
+    if (x7 !== undefined) {
+      if (typeof x7 !== "string") {
+        return false;
+      }
+    }
+    const x8 = o1["topic"];
+    if (x8 !== undefined) {
+      if (typeof x8 !== "string") {
+        return false;
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (!KEYS_4.has(k1)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const KEYS_5 = new Set<string>(["id", "type", "sender_id", "sender_email", "sender_full_name", "sender_realm_str", "avatar_url", "client", "content", "content_type", "display_recipient", "recipient_id", "stream_id", "subject", "topic_links", "is_me_message", "reactions", "submessages", "timestamp", "last_edit_timestamp", "last_moved_timestamp", "edit_history", "flags"]);
+const matchesMessage = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["id"];
+    if (!Number.isInteger(x1)) {
+      return false;
+    }
+    const x2 = o1["type"];
+    if (typeof x2 !== "string") {
+      return false;
+    } else if (x2 !== "stream" && x2 !== "private") {
+      return false;
+    }
+    const x3 = o1["sender_id"];
+    if (!Number.isInteger(x3)) {
+      return false;
+    }
+    const x4 = o1["sender_email"];
+    if (typeof x4 !== "string") {
+      return false;
+    }
+    const x5 = o1["sender_full_name"];
+    if (typeof x5 !== "string") {
+      return false;
+    }
+    const x6 = o1["sender_realm_str"];
+    if (typeof x6 !== "string") {
+      return false;
+    }
+    const x7 = o1["avatar_url"];
+    if (x7 === undefined) {
+      return false;
+    } else if (typeof x7 === "string") {
+      // Every value of this type matches.
+    } else if (x7 === null) {
+      // Every value of this type matches.
+    } else {
+      return false;
+    }
+    const x8 = o1["client"];
+    if (typeof x8 !== "string") {
+      return false;
+    }
+    const x9 = o1["content"];
+    if (typeof x9 !== "string") {
+      return false;
+    }
+    const x10 = o1["content_type"];
+    if (typeof x10 !== "string") {
+      return false;
+    } else if (x10 !== "text/html" && x10 !== "text/x-markdown") {
+      return false;
+    }
+    const x11 = o1["display_recipient"];
+    if (x11 === undefined) {
+      return false;
+    } else if (typeof x11 === "string") {
+      // Every value of this type matches.
+    } else if (Array.isArray(x11)) {
+      for (let i1 = 0; i1 < x11.length; i1++) {
+        const x12: unknown = x11[i1];
+        if (!matchesDisplayRecipientUser(x12, strict)) return false;
+      }
+    } else {
+      return false;
+    }
+    const x13 = o1["recipient_id"];
+    if (!Number.isInteger(x13)) {
+      return false;
+    }
+    const x14 = o1["stream_id"];
+    if (x14 !== undefined) {
+      if (!Number.isInteger(x14)) {
+        return false;
+      }
+    }
+    const x15 = o1["subject"];
+    if (typeof x15 !== "string") {
+      return false;
+    }
+    const x16 = o1["topic_links"];
+    if (!Array.isArray(x16)) {
+      return false;
+    } else {
+      for (let i2 = 0; i2 < x16.length; i2++) {
+        const x17: unknown = x16[i2];
+        if (!matchesTopicLink(x17, strict)) return false;
+      }
+    }
+    const x18 = o1["is_me_message"];
+    if (typeof x18 !== "boolean") {
+      return false;
+    }
+    const x19 = o1["reactions"];
+    if (!Array.isArray(x19)) {
+      return false;
+    } else {
+      for (let i3 = 0; i3 < x19.length; i3++) {
+        const x20: unknown = x19[i3];
+        if (!matchesReaction(x20, strict)) return false;
+      }
+    }
+    const x21 = o1["submessages"];
+    if (!Array.isArray(x21)) {
+      return false;
+    } else {
+      for (let i4 = 0; i4 < x21.length; i4++) {
+        const x22: unknown = x21[i4];
+        if (!matchesSubmessage(x22, strict)) return false;
+      }
+    }
+    const x23 = o1["timestamp"];
+    if (!Number.isInteger(x23)) {
+      return false;
+    }
+    const x24 = o1["last_edit_timestamp"];
+    if (x24 !== undefined) {
+      if (!Number.isInteger(x24)) {
+        return false;
+      }
+    }
+    const x25 = o1["last_moved_timestamp"];
+    if (x25 !== undefined) {
+      if (!Number.isInteger(x25)) {
+        return false;
+      }
+    }
+    const x26 = o1["edit_history"];
+    if (x26 !== undefined) {
+      if (!Array.isArray(x26)) {
+        return false;
+      } else {
+        for (let i5 = 0; i5 < x26.length; i5++) {
+          const x27: unknown = x26[i5];
+          if (!matchesEditHistoryEntry(x27, strict)) return false;
+        }
+      }
+    }
+    const x28 = o1["flags"];
+    if (!Array.isArray(x28)) {
+      return false;
+    } else {
+      for (let i6 = 0; i6 < x28.length; i6++) {
+        const x29: unknown = x28[i6];
+        if (typeof x29 !== "string") {
+          return false;
+        }
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (!KEYS_5.has(k1)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const KEYS_6 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "message", "raw_content"]);
+const matches5 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    const x5 = o1["message"];
+    if (!matchesMessage(x5, strict)) return false;
+    const x6 = o1["raw_content"];
+    if (typeof x6 !== "string") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (!KEYS_6.has(k1)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_8 = new Set<string>(["message_id", "allow_empty_topic_name"]);
 const KEYS_7 = new Set<string>(["topic", "content", "rendered_content", "timestamp", "user_id", "prev_topic", "stream", "prev_stream", "prev_content", "prev_rendered_content", "content_html_diff"]);
+const matchesMessageHistorySnapshot = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["topic"];
+    if (typeof x1 !== "string") {
+      return false;
+    }
+    const x2 = o1["content"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["rendered_content"];
+    if (typeof x3 !== "string") {
+      return false;
+    }
+    const x4 = o1["timestamp"];
+    if (!Number.isInteger(x4)) {
+      return false;
+    }
+    const x5 = o1["user_id"];
+    if (x5 === undefined) {
+      return false;
+    } else if (typeof x5 === "number") {
+      if (!Number.isInteger(x5)) {
+        return false;
+      }
+    } else if (x5 === null) {
+      // Every value of this type matches.
+    } else {
+      return false;
+    }
+    const x6 = o1["prev_topic"];
+    if (x6 !== undefined) {
+      if (typeof x6 !== "string") {
+        return false;
+      }
+    }
+    const x7 = o1["stream"];
+    if (x7 !== undefined) {
+      if (!Number.isInteger(x7)) {
+        return false;
+      }
+    }
+    const x8 = o1["prev_stream"];
+    if (x8 !== undefined) {
+      if (!Number.isInteger(x8)) {
+        return false;
+      }
+    }
+    const x9 = o1["prev_content"];
+    if (x9 !== undefined) {
+      if (typeof x9 !== "string") {
+        return false;
+      }
+    }
+    const x10 = o1["prev_rendered_content"];
+    if (x10 !== undefined) {
+      if (typeof x10 !== "string") {
+        return false;
+      }
+    }
+    const x11 = o1["content_html_diff"];
+    if (x11 !== undefined) {
+      if (typeof x11 !== "string") {
+        return false;
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (!KEYS_7.has(k1)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matches6 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    const x5 = o1["message_history"];
+    if (!Array.isArray(x5)) {
+      return false;
+    } else {
+      if (x5.length < 1) {
+        return false;
+      }
+      for (let i2 = 0; i2 < x5.length; i2++) {
+        const x6: unknown = x5[i2];
+        if (!matchesMessageHistorySnapshot(x6, strict)) return false;
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "message_history") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_9 = new Set<string>(["message_id", "emoji_name", "emoji_code", "reaction_type"]);
 const PARAMETERS_10 = new Set<string>(["message_id", "report_type", "description"]);
 const PARAMETERS_11 = new Set<string>(["domain", "allow_subdomains"]);
 const KEYS_8 = new Set<string>(["id", "pattern", "url_template", "example_input", "reverse_template", "alternative_url_templates"]);
+const matchesLinkifier = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["id"];
+    if (!Number.isInteger(x1)) {
+      return false;
+    }
+    const x2 = o1["pattern"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["url_template"];
+    if (typeof x3 !== "string") {
+      return false;
+    }
+    const x4 = o1["example_input"];
+    if (x4 === undefined) {
+      return false;
+    } else if (typeof x4 === "string") {
+      // Every value of this type matches.
+    } else if (x4 === null) {
+      // Every value of this type matches.
+    } else {
+      return false;
+    }
+    const x5 = o1["reverse_template"];
+    if (x5 === undefined) {
+      return false;
+    } else if (typeof x5 === "string") {
+      // Every value of this type matches.
+    } else if (x5 === null) {
+      // Every value of this type matches.
+    } else {
+      return false;
+    }
+    const x6 = o1["alternative_url_templates"];
+    if (!Array.isArray(x6)) {
+      return false;
+    } else {
+      for (let i1 = 0; i1 < x6.length; i1++) {
+        const x7: unknown = x6[i1];
+        if (typeof x7 !== "string") {
+          return false;
+        }
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (!KEYS_8.has(k1)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matches7 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    const x5 = o1["linkifiers"];
+    if (!Array.isArray(x5)) {
+      return false;
+    } else {
+      for (let i2 = 0; i2 < x5.length; i2++) {
+        const x6: unknown = x5[i2];
+        if (!matchesLinkifier(x6, strict)) return false;
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "linkifiers") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_12 = new Set<string>(["name", "pygments_language", "url_template"]);
+const matches8 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    const x5 = o1["id"];
+    if (!Number.isInteger(x5)) {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "id") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_13 = new Set<string>(["message_id", "scheduled_delivery_timestamp", "note"]);
+const matches9 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    const x5 = o1["reminder_id"];
+    if (!Number.isInteger(x5)) {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "reminder_id") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_14 = new Set<string>(["scheduled_message_id", "type", "to", "content", "topic", "scheduled_delivery_timestamp"]);
+const matchesGroupSettingMembers = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["direct_members"];
+    if (!Array.isArray(x1)) {
+      return false;
+    } else {
+      for (let i1 = 0; i1 < x1.length; i1++) {
+        const x2: unknown = x1[i1];
+        if (!Number.isInteger(x2)) {
+          return false;
+        }
+      }
+    }
+    const x3 = o1["direct_subgroups"];
+    if (!Array.isArray(x3)) {
+      return false;
+    } else {
+      for (let i2 = 0; i2 < x3.length; i2++) {
+        const x4: unknown = x3[i2];
+        if (!Number.isInteger(x4)) {
+          return false;
+        }
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "direct_members" && k1 !== "direct_subgroups") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesGroupSettingTarget = (v: unknown, strict: boolean): boolean => {
+  if (typeof v === "number") {
+    if (!Number.isInteger(v)) {
+      return false;
+    }
+  } else if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+    if (!matchesGroupSettingMembers(v, strict)) return false;
+  } else {
+    return false;
+  }
+  return true;
+};
+const matchesGroupSettingValue = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["new"];
+    if (x1 === undefined) {
+      return false;
+    } else {
+      if (!matchesGroupSettingTarget(x1, strict)) return false;
+    }
+    const x2 = o1["old"];
+    if (x2 !== undefined) {
+      if (!matchesGroupSettingTarget(x2, strict)) return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "new" && k1 !== "old") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_15 = new Set<string>(["stream_id", "description", "new_name", "is_private", "is_web_public", "history_public_to_subscribers", "is_default_stream", "message_retention_days", "is_archived", "folder_id", "topics_policy", "can_add_subscribers_group", "can_remove_subscribers_group", "can_administer_channel_group", "can_delete_any_message_group", "can_delete_own_message_group"]);
 const PARAMETERS_16 = new Set<string>(["user_group_id", "add", "delete"]);
 const PARAMETERS_17 = new Set<string>(["file"]);
 const KEYS_9 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "url", "uri", "filename"]);
+const matches10 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    const x5 = o1["url"];
+    if (typeof x5 !== "string") {
+      return false;
+    }
+    const x6 = o1["uri"];
+    if (typeof x6 !== "string") {
+      return false;
+    }
+    const x7 = o1["filename"];
+    if (typeof x7 !== "string") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (!KEYS_9.has(k1)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PATTERN_2 = new RegExp("^[0-9]+$");
+const matchesProfileDataValue = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["value"];
+    if (typeof x1 !== "string") {
+      return false;
+    }
+    const x2 = o1["rendered_value"];
+    if (x2 !== undefined) {
+      if (typeof x2 !== "string") {
+        return false;
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "value" && k1 !== "rendered_value") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const KEYS_10 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
+const matches11 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    const x5 = o1["user_id"];
+    if (!Number.isInteger(x5)) {
+      return false;
+    }
+    const x6 = o1["email"];
+    if (typeof x6 !== "string") {
+      return false;
+    }
+    const x7 = o1["delivery_email"];
+    if (typeof x7 !== "string") {
+      return false;
+    }
+    const x8 = o1["full_name"];
+    if (typeof x8 !== "string") {
+      return false;
+    }
+    const x9 = o1["avatar_url"];
+    if (typeof x9 !== "string") {
+      return false;
+    }
+    const x10 = o1["avatar_version"];
+    if (!Number.isInteger(x10)) {
+      return false;
+    }
+    const x11 = o1["role"];
+    if (!(typeof x11 === "number" && Number.isInteger(x11))) {
+      return false;
+    } else if (!ENUM_1.has(x11)) {
+      return false;
+    }
+    const x12 = o1["is_admin"];
+    if (typeof x12 !== "boolean") {
+      return false;
+    }
+    const x13 = o1["is_owner"];
+    if (typeof x13 !== "boolean") {
+      return false;
+    }
+    const x14 = o1["is_guest"];
+    if (typeof x14 !== "boolean") {
+      return false;
+    }
+    const x15 = o1["is_bot"];
+    if (typeof x15 !== "boolean") {
+      return false;
+    }
+    const x16 = o1["is_active"];
+    if (typeof x16 !== "boolean") {
+      return false;
+    }
+    const x17 = o1["is_imported_stub"];
+    if (typeof x17 !== "boolean") {
+      return false;
+    }
+    const x18 = o1["timezone"];
+    if (typeof x18 !== "string") {
+      return false;
+    }
+    const x19 = o1["date_joined"];
+    if (typeof x19 !== "string") {
+      return false;
+    }
+    const x20 = o1["max_message_id"];
+    if (!Number.isInteger(x20)) {
+      return false;
+    }
+    const x21 = o1["profile_data"];
+    if (x21 !== undefined) {
+      if (!(typeof x21 === "object" && x21 !== null && !Array.isArray(x21))) {
+        return false;
+      } else {
+        const o2 = x21 as Record<string, unknown>;
+        for (const k1 in o2) {
+          if (!PATTERN_2.test(k1)) {
+            return false;
+          }
+          const x22 = o2[k1];
+          if (!matchesProfileDataValue(x22, strict)) return false;
+        }
+      }
+    }
+    if (strict) {
+      for (const k2 in o1) {
+        if (!KEYS_10.has(k2)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_18 = new Set<string>(["status", "last_update_id", "history_limit_days", "ping_only", "new_user_input", "slim_presence"]);
+const matches12 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    for (const k1 in o1) {
+      if (!PATTERN_2.test(k1)) {
+        return false;
+      }
+      const x1 = o1[k1];
+      if (!matchesPresenceModern(x1, strict)) return false;
+    }
+  }
+  return true;
+};
+const matchesPresenceModern = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["active_timestamp"];
+    if (!Number.isInteger(x1)) {
+      return false;
+    }
+    const x2 = o1["idle_timestamp"];
+    if (!Number.isInteger(x2)) {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "active_timestamp" && k1 !== "idle_timestamp") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matches13 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    for (const k1 in o1) {
+      if (!PATTERN_3.test(k1)) {
+        return false;
+      }
+      const x1 = o1[k1];
+      if (!matchesPresenceLegacy(x1, strict)) return false;
+    }
+  }
+  return true;
+};
 const PATTERN_3 = new RegExp("^[^@]+@[^@]+$");
+const matchesPresenceLegacyAggregated = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["client"];
+    if (typeof x1 !== "string") {
+      return false;
+    }
+    const x2 = o1["status"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["timestamp"];
+    if (!Number.isInteger(x3)) {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesPresenceLegacyClient = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["client"];
+    if (typeof x1 !== "string") {
+      return false;
+    }
+    const x2 = o1["status"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["timestamp"];
+    if (!Number.isInteger(x3)) {
+      return false;
+    }
+    const x4 = o1["pushable"];
+    if (typeof x4 !== "boolean") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp" && k1 !== "pushable") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesPresenceLegacy = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["aggregated"];
+    if (!matchesPresenceLegacyAggregated(x1, strict)) return false;
+    for (const k1 in o1) {
+      if (k1 !== "aggregated") {
+        const x2 = o1[k1];
+        if (!matchesPresenceLegacyClient(x2, strict)) return false;
+      }
+    }
+  }
+  return true;
+};
 const KEYS_11 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "presence_last_update_id", "server_timestamp", "presences"]);
+const matches14 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "success") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["ignored_parameters_unsupported"];
+    if (x3 !== undefined) {
+      if (!Array.isArray(x3)) {
+        return false;
+      } else {
+        for (let i1 = 0; i1 < x3.length; i1++) {
+          const x4: unknown = x3[i1];
+          if (typeof x4 !== "string") {
+            return false;
+          }
+        }
+      }
+    }
+    const x5 = o1["presence_last_update_id"];
+    if (!Number.isInteger(x5)) {
+      return false;
+    }
+    const x6 = o1["server_timestamp"];
+    if (x6 !== undefined) {
+      if (!Number.isFinite(x6)) {
+        return false;
+      }
+    }
+    const x7 = o1["presences"];
+    if (x7 !== undefined) {
+      if (!(matches12(x7, strict) || matches13(x7, strict))) {
+        return false;
+      }
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (!KEYS_11.has(k1)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_19 = new Set<string>(["status_text", "emoji_name", "emoji_code", "reaction_type", "away"]);
+const matchesProfileDataUpdate = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["id"];
+    if (!Number.isInteger(x1)) {
+      return false;
+    }
+    const x2 = o1["value"];
+    if (x2 === undefined) {
+      return false;
+    } else if (typeof x2 === "string") {
+      // Every value of this type matches.
+    } else if (x2 === null) {
+      // Every value of this type matches.
+    } else if (Array.isArray(x2)) {
+      for (let i1 = 0; i1 < x2.length; i1++) {
+        const x3: unknown = x2[i1];
+        if (!Number.isInteger(x3)) {
+          return false;
+        }
+      }
+    } else {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "id" && k1 !== "value") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const PARAMETERS_20 = new Set<string>(["user_id", "full_name", "role", "profile_data", "new_email"]);
+const matchesBadRequestError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "error") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["code"];
+    if (x3 !== "BAD_REQUEST") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesInternalError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "error") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["code"];
+    if (x3 !== "INTERNAL_ERROR") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const KEYS_12 = new Set<string>(["result", "msg", "code", "errors", "daily_limit_reached", "license_limit_reached", "sent_invitations"]);
+const matchesInvitationFailedError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "error") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["code"];
+    if (x3 !== "INVITATION_FAILED") {
+      return false;
+    }
+    const x4 = o1["errors"];
+    if (!Array.isArray(x4)) {
+      return false;
+    } else {
+      for (let i1 = 0; i1 < x4.length; i1++) {
+        const x5: unknown = x4[i1];
+        if (!Array.isArray(x5)) {
+          return false;
+        } else {
+          if (x5.length < 3) {
+            return false;
+          }
+          if (x5.length > 3) {
+            return false;
+          }
+          if (x5.length > 0) {
+            const x6: unknown = x5[0];
+            if (typeof x6 !== "string") {
+              return false;
+            }
+          }
+          if (x5.length > 1) {
+            const x7: unknown = x5[1];
+            if (typeof x7 !== "string") {
+              return false;
+            }
+          }
+          if (x5.length > 2) {
+            const x8: unknown = x5[2];
+            if (typeof x8 !== "boolean") {
+              return false;
+            }
+          }
+        }
+      }
+    }
+    const x9 = o1["daily_limit_reached"];
+    if (typeof x9 !== "boolean") {
+      return false;
+    }
+    const x10 = o1["license_limit_reached"];
+    if (typeof x10 !== "boolean") {
+      return false;
+    }
+    const x11 = o1["sent_invitations"];
+    if (typeof x11 !== "boolean") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (!KEYS_12.has(k1)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesMethodNotAllowedError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "error") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["code"];
+    if (x3 !== "METHOD_NOT_ALLOWED") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesNotFoundError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "error") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["code"];
+    if (x3 !== "NOT_FOUND") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesRateLimitError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "error") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["code"];
+    if (x3 !== "RATE_LIMIT_HIT") {
+      return false;
+    }
+    const x4 = o1["retry-after"];
+    if (!Number.isFinite(x4)) {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "retry-after") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesReactionDoesNotExistError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "error") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["code"];
+    if (x3 !== "REACTION_DOES_NOT_EXIST") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesRequestTooLargeError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "error") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["code"];
+    if (x3 !== "REQUEST_TOO_LARGE") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesStreamDoesNotExistError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "error") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["code"];
+    if (x3 !== "STREAM_DOES_NOT_EXIST") {
+      return false;
+    }
+    const x4 = o1["stream_id"];
+    if (!Number.isInteger(x4)) {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "stream_id") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesUnauthorizedError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "error") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["code"];
+    if (x3 !== "UNAUTHORIZED") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesErrorEnvelope = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["result"];
+    if (x1 !== "error") {
+      return false;
+    }
+    const x2 = o1["msg"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["code"];
+    if (typeof x3 !== "string") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 const KEYS_13 = new Set<string>(["user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
+const matchesOwnUser = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["user_id"];
+    if (!Number.isInteger(x1)) {
+      return false;
+    }
+    const x2 = o1["email"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["delivery_email"];
+    if (typeof x3 !== "string") {
+      return false;
+    }
+    const x4 = o1["full_name"];
+    if (typeof x4 !== "string") {
+      return false;
+    }
+    const x5 = o1["avatar_url"];
+    if (typeof x5 !== "string") {
+      return false;
+    }
+    const x6 = o1["avatar_version"];
+    if (!Number.isInteger(x6)) {
+      return false;
+    }
+    const x7 = o1["role"];
+    if (!(typeof x7 === "number" && Number.isInteger(x7))) {
+      return false;
+    } else if (!ENUM_1.has(x7)) {
+      return false;
+    }
+    const x8 = o1["is_admin"];
+    if (typeof x8 !== "boolean") {
+      return false;
+    }
+    const x9 = o1["is_owner"];
+    if (typeof x9 !== "boolean") {
+      return false;
+    }
+    const x10 = o1["is_guest"];
+    if (typeof x10 !== "boolean") {
+      return false;
+    }
+    const x11 = o1["is_bot"];
+    if (typeof x11 !== "boolean") {
+      return false;
+    }
+    const x12 = o1["is_active"];
+    if (typeof x12 !== "boolean") {
+      return false;
+    }
+    const x13 = o1["is_imported_stub"];
+    if (typeof x13 !== "boolean") {
+      return false;
+    }
+    const x14 = o1["timezone"];
+    if (typeof x14 !== "string") {
+      return false;
+    }
+    const x15 = o1["date_joined"];
+    if (typeof x15 !== "string") {
+      return false;
+    }
+    const x16 = o1["max_message_id"];
+    if (!Number.isInteger(x16)) {
+      return false;
+    }
+    const x17 = o1["profile_data"];
+    if (x17 !== undefined) {
+      if (!(typeof x17 === "object" && x17 !== null && !Array.isArray(x17))) {
+        return false;
+      } else {
+        const o2 = x17 as Record<string, unknown>;
+        for (const k1 in o2) {
+          if (!PATTERN_2.test(k1)) {
+            return false;
+          }
+          const x18 = o2[k1];
+          if (!matchesProfileDataValue(x18, strict)) return false;
+        }
+      }
+    }
+    if (strict) {
+      for (const k2 in o1) {
+        if (!KEYS_13.has(k2)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
+const matchesUploadResult = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const x1 = o1["url"];
+    if (typeof x1 !== "string") {
+      return false;
+    }
+    const x2 = o1["uri"];
+    if (typeof x2 !== "string") {
+      return false;
+    }
+    const x3 = o1["filename"];
+    if (typeof x3 !== "string") {
+      return false;
+    }
+    if (strict) {
+      for (const k1 in o1) {
+        if (k1 !== "url" && k1 !== "uri" && k1 !== "filename") {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+};
 
 /** Schema BadRequestError. */
 function schemaBadRequestError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesBadRequestError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -137,6 +2086,7 @@ function schemaBadRequestError(v: unknown, out: Failure[], all: boolean, strict:
 
 /** Schema DisplayRecipientUser. */
 function schemaDisplayRecipientUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesDisplayRecipientUser(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -146,7 +2096,7 @@ function schemaDisplayRecipientUser(v: unknown, out: Failure[], all: boolean, st
     if (x1 === undefined) {
       out.push({ path: ".id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+    } else if (!Number.isInteger(x1)) {
       out.push({ path: ".id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -187,6 +2137,7 @@ function schemaDisplayRecipientUser(v: unknown, out: Failure[], all: boolean, st
 
 /** Schema EditHistoryEntry. */
 function schemaEditHistoryEntry(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesEditHistoryEntry(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -211,7 +2162,7 @@ function schemaEditHistoryEntry(v: unknown, out: Failure[], all: boolean, strict
     if (x2 === undefined) {
       out.push({ path: ".timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x2 === "number" && Number.isInteger(x2))) {
+    } else if (!Number.isInteger(x2)) {
       out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -231,14 +2182,14 @@ function schemaEditHistoryEntry(v: unknown, out: Failure[], all: boolean, strict
     }
     const x5 = o1["prev_stream"];
     if (x5 !== undefined) {
-      if (!(typeof x5 === "number" && Number.isInteger(x5))) {
+      if (!Number.isInteger(x5)) {
         out.push({ path: ".prev_stream", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
     }
     const x6 = o1["stream"];
     if (x6 !== undefined) {
-      if (!(typeof x6 === "number" && Number.isInteger(x6))) {
+      if (!Number.isInteger(x6)) {
         out.push({ path: ".stream", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
@@ -270,6 +2221,7 @@ function schemaEditHistoryEntry(v: unknown, out: Failure[], all: boolean, strict
 
 /** Schema ErrorEnvelope. */
 function schemaErrorEnvelope(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesErrorEnvelope(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -315,6 +2267,7 @@ function schemaErrorEnvelope(v: unknown, out: Failure[], all: boolean, strict: b
 
 /** Schema GroupSettingMembers. */
 function schemaGroupSettingMembers(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesGroupSettingMembers(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -330,7 +2283,7 @@ function schemaGroupSettingMembers(v: unknown, out: Failure[], all: boolean, str
     } else {
       for (let i1 = 0; i1 < x1.length; i1++) {
         const x2: unknown = x1[i1];
-        if (!(typeof x2 === "number" && Number.isInteger(x2))) {
+        if (!Number.isInteger(x2)) {
           out.push({ path: ".direct_members[" + i1 + "]", message: "must be an integer", rule: "type" });
           if (!all) return;
         }
@@ -346,7 +2299,7 @@ function schemaGroupSettingMembers(v: unknown, out: Failure[], all: boolean, str
     } else {
       for (let i2 = 0; i2 < x3.length; i2++) {
         const x4: unknown = x3[i2];
-        if (!(typeof x4 === "number" && Number.isInteger(x4))) {
+        if (!Number.isInteger(x4)) {
           out.push({ path: ".direct_subgroups[" + i2 + "]", message: "must be an integer", rule: "type" });
           if (!all) return;
         }
@@ -365,6 +2318,7 @@ function schemaGroupSettingMembers(v: unknown, out: Failure[], all: boolean, str
 
 /** Schema GroupSettingTarget. */
 function schemaGroupSettingTarget(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesGroupSettingTarget(v, strict)) return;
   if (typeof v === "number") {
     if (!Number.isInteger(v)) {
       out.push({ path: "", message: "must be an integer", rule: "type" });
@@ -384,6 +2338,7 @@ function schemaGroupSettingTarget(v: unknown, out: Failure[], all: boolean, stri
 
 /** Schema GroupSettingValue. */
 function schemaGroupSettingValue(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesGroupSettingValue(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -423,6 +2378,7 @@ function schemaGroupSettingValue(v: unknown, out: Failure[], all: boolean, stric
 
 /** Schema InternalError. */
 function schemaInternalError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesInternalError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -471,6 +2427,7 @@ function schemaInternalError(v: unknown, out: Failure[], all: boolean, strict: b
 
 /** Schema InvitationFailedError. */
 function schemaInvitationFailedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesInvitationFailedError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -589,6 +2546,7 @@ function schemaInvitationFailedError(v: unknown, out: Failure[], all: boolean, s
 
 /** Schema Linkifier. */
 function schemaLinkifier(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesLinkifier(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -598,7 +2556,7 @@ function schemaLinkifier(v: unknown, out: Failure[], all: boolean, strict: boole
     if (x1 === undefined) {
       out.push({ path: ".id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+    } else if (!Number.isInteger(x1)) {
       out.push({ path: ".id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -671,6 +2629,7 @@ function schemaLinkifier(v: unknown, out: Failure[], all: boolean, strict: boole
 
 /** Schema Message. */
 function schemaMessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesMessage(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -680,7 +2639,7 @@ function schemaMessage(v: unknown, out: Failure[], all: boolean, strict: boolean
     if (x1 === undefined) {
       out.push({ path: ".id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+    } else if (!Number.isInteger(x1)) {
       out.push({ path: ".id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -699,7 +2658,7 @@ function schemaMessage(v: unknown, out: Failure[], all: boolean, strict: boolean
     if (x3 === undefined) {
       out.push({ path: ".sender_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x3 === "number" && Number.isInteger(x3))) {
+    } else if (!Number.isInteger(x3)) {
       out.push({ path: ".sender_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -790,13 +2749,13 @@ function schemaMessage(v: unknown, out: Failure[], all: boolean, strict: boolean
     if (x13 === undefined) {
       out.push({ path: ".recipient_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x13 === "number" && Number.isInteger(x13))) {
+    } else if (!Number.isInteger(x13)) {
       out.push({ path: ".recipient_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
     const x14 = o1["stream_id"];
     if (x14 !== undefined) {
-      if (!(typeof x14 === "number" && Number.isInteger(x14))) {
+      if (!Number.isInteger(x14)) {
         out.push({ path: ".stream_id", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
@@ -875,20 +2834,20 @@ function schemaMessage(v: unknown, out: Failure[], all: boolean, strict: boolean
     if (x23 === undefined) {
       out.push({ path: ".timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x23 === "number" && Number.isInteger(x23))) {
+    } else if (!Number.isInteger(x23)) {
       out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
     const x24 = o1["last_edit_timestamp"];
     if (x24 !== undefined) {
-      if (!(typeof x24 === "number" && Number.isInteger(x24))) {
+      if (!Number.isInteger(x24)) {
         out.push({ path: ".last_edit_timestamp", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
     }
     const x25 = o1["last_moved_timestamp"];
     if (x25 !== undefined) {
-      if (!(typeof x25 === "number" && Number.isInteger(x25))) {
+      if (!Number.isInteger(x25)) {
         out.push({ path: ".last_moved_timestamp", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
@@ -950,6 +2909,7 @@ function schemaMessageFlagOp(v: unknown, out: Failure[], all: boolean, strict: b
 
 /** Schema MessageHistorySnapshot. */
 function schemaMessageHistorySnapshot(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesMessageHistorySnapshot(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -983,7 +2943,7 @@ function schemaMessageHistorySnapshot(v: unknown, out: Failure[], all: boolean, 
     if (x4 === undefined) {
       out.push({ path: ".timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x4 === "number" && Number.isInteger(x4))) {
+    } else if (!Number.isInteger(x4)) {
       out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -1011,14 +2971,14 @@ function schemaMessageHistorySnapshot(v: unknown, out: Failure[], all: boolean, 
     }
     const x7 = o1["stream"];
     if (x7 !== undefined) {
-      if (!(typeof x7 === "number" && Number.isInteger(x7))) {
+      if (!Number.isInteger(x7)) {
         out.push({ path: ".stream", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
     }
     const x8 = o1["prev_stream"];
     if (x8 !== undefined) {
-      if (!(typeof x8 === "number" && Number.isInteger(x8))) {
+      if (!Number.isInteger(x8)) {
         out.push({ path: ".prev_stream", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
@@ -1057,6 +3017,7 @@ function schemaMessageHistorySnapshot(v: unknown, out: Failure[], all: boolean, 
 
 /** Schema MethodNotAllowedError. */
 function schemaMethodNotAllowedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesMethodNotAllowedError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1105,6 +3066,7 @@ function schemaMethodNotAllowedError(v: unknown, out: Failure[], all: boolean, s
 
 /** Schema NarrowOperand. */
 function schemaNarrowOperand(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesNarrowOperand(v, strict)) return;
   if (typeof v === "string") {
     // Every value of this type matches.
   } else if (typeof v === "number") {
@@ -1115,7 +3077,7 @@ function schemaNarrowOperand(v: unknown, out: Failure[], all: boolean, strict: b
   } else if (Array.isArray(v)) {
     for (let i1 = 0; i1 < v.length; i1++) {
       const x1: unknown = v[i1];
-      if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+      if (!Number.isInteger(x1)) {
         out.push({ path: "[" + i1 + "]", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
@@ -1139,6 +3101,7 @@ function schemaNarrowOperator(v: unknown, out: Failure[], all: boolean, strict: 
 
 /** Schema NarrowTerm. */
 function schemaNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesNarrowTerm(v, strict)) return;
   if (typeof v === "object" && v !== null && !Array.isArray(v)) {
     const n2 = out.length;
     schemaNarrowTermObject(v, out, all, strict);
@@ -1181,6 +3144,7 @@ function schemaNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: bool
 
 /** Schema NarrowTermObject. */
 function schemaNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesNarrowTermObject(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1229,6 +3193,7 @@ function schemaNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict
 
 /** Schema NotFoundError. */
 function schemaNotFoundError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesNotFoundError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1277,6 +3242,7 @@ function schemaNotFoundError(v: unknown, out: Failure[], all: boolean, strict: b
 
 /** Schema OwnUser. */
 function schemaOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesOwnUser(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1286,7 +3252,7 @@ function schemaOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean
     if (x1 === undefined) {
       out.push({ path: ".user_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+    } else if (!Number.isInteger(x1)) {
       out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -1326,7 +3292,7 @@ function schemaOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean
     if (x6 === undefined) {
       out.push({ path: ".avatar_version", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x6 === "number" && Number.isInteger(x6))) {
+    } else if (!Number.isInteger(x6)) {
       out.push({ path: ".avatar_version", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -1409,7 +3375,7 @@ function schemaOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean
     if (x16 === undefined) {
       out.push({ path: ".max_message_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x16 === "number" && Number.isInteger(x16))) {
+    } else if (!Number.isInteger(x16)) {
       out.push({ path: ".max_message_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -1448,6 +3414,7 @@ function schemaOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean
 
 /** Schema PresenceLegacy. */
 function schemaPresenceLegacy(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesPresenceLegacy(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1481,6 +3448,7 @@ function schemaPresenceLegacy(v: unknown, out: Failure[], all: boolean, strict: 
 
 /** Schema PresenceLegacyAggregated. */
 function schemaPresenceLegacyAggregated(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesPresenceLegacyAggregated(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1506,7 +3474,7 @@ function schemaPresenceLegacyAggregated(v: unknown, out: Failure[], all: boolean
     if (x3 === undefined) {
       out.push({ path: ".timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x3 === "number" && Number.isInteger(x3))) {
+    } else if (!Number.isInteger(x3)) {
       out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -1523,6 +3491,7 @@ function schemaPresenceLegacyAggregated(v: unknown, out: Failure[], all: boolean
 
 /** Schema PresenceLegacyClient. */
 function schemaPresenceLegacyClient(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesPresenceLegacyClient(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1548,7 +3517,7 @@ function schemaPresenceLegacyClient(v: unknown, out: Failure[], all: boolean, st
     if (x3 === undefined) {
       out.push({ path: ".timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x3 === "number" && Number.isInteger(x3))) {
+    } else if (!Number.isInteger(x3)) {
       out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -1573,6 +3542,7 @@ function schemaPresenceLegacyClient(v: unknown, out: Failure[], all: boolean, st
 
 /** Schema PresenceModern. */
 function schemaPresenceModern(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesPresenceModern(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1582,7 +3552,7 @@ function schemaPresenceModern(v: unknown, out: Failure[], all: boolean, strict: 
     if (x1 === undefined) {
       out.push({ path: ".active_timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+    } else if (!Number.isInteger(x1)) {
       out.push({ path: ".active_timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -1590,7 +3560,7 @@ function schemaPresenceModern(v: unknown, out: Failure[], all: boolean, strict: 
     if (x2 === undefined) {
       out.push({ path: ".idle_timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x2 === "number" && Number.isInteger(x2))) {
+    } else if (!Number.isInteger(x2)) {
       out.push({ path: ".idle_timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -1607,6 +3577,7 @@ function schemaPresenceModern(v: unknown, out: Failure[], all: boolean, strict: 
 
 /** Schema ProfileDataUpdate. */
 function schemaProfileDataUpdate(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesProfileDataUpdate(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1616,7 +3587,7 @@ function schemaProfileDataUpdate(v: unknown, out: Failure[], all: boolean, stric
     if (x1 === undefined) {
       out.push({ path: ".id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+    } else if (!Number.isInteger(x1)) {
       out.push({ path: ".id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -1631,7 +3602,7 @@ function schemaProfileDataUpdate(v: unknown, out: Failure[], all: boolean, stric
     } else if (Array.isArray(x2)) {
       for (let i1 = 0; i1 < x2.length; i1++) {
         const x3: unknown = x2[i1];
-        if (!(typeof x3 === "number" && Number.isInteger(x3))) {
+        if (!Number.isInteger(x3)) {
           out.push({ path: ".value[" + i1 + "]", message: "must be an integer", rule: "type" });
           if (!all) return;
         }
@@ -1653,6 +3624,7 @@ function schemaProfileDataUpdate(v: unknown, out: Failure[], all: boolean, stric
 
 /** Schema ProfileDataValue. */
 function schemaProfileDataValue(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesProfileDataValue(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1686,6 +3658,7 @@ function schemaProfileDataValue(v: unknown, out: Failure[], all: boolean, strict
 
 /** Schema RateLimitError. */
 function schemaRateLimitError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesRateLimitError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1725,7 +3698,7 @@ function schemaRateLimitError(v: unknown, out: Failure[], all: boolean, strict: 
     if (x4 === undefined) {
       out.push({ path: "[\"retry-after\"]", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x4 === "number" && Number.isFinite(x4))) {
+    } else if (!Number.isFinite(x4)) {
       out.push({ path: "[\"retry-after\"]", message: "must be a number", rule: "type" });
       if (!all) return;
     }
@@ -1742,6 +3715,7 @@ function schemaRateLimitError(v: unknown, out: Failure[], all: boolean, strict: 
 
 /** Schema Reaction. */
 function schemaReaction(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesReaction(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1778,7 +3752,7 @@ function schemaReaction(v: unknown, out: Failure[], all: boolean, strict: boolea
     if (x4 === undefined) {
       out.push({ path: ".user_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x4 === "number" && Number.isInteger(x4))) {
+    } else if (!Number.isInteger(x4)) {
       out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -1795,6 +3769,7 @@ function schemaReaction(v: unknown, out: Failure[], all: boolean, strict: boolea
 
 /** Schema ReactionDoesNotExistError. */
 function schemaReactionDoesNotExistError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesReactionDoesNotExistError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1865,6 +3840,7 @@ function schemaReportType(v: unknown, out: Failure[], all: boolean, strict: bool
 
 /** Schema RequestTooLargeError. */
 function schemaRequestTooLargeError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesRequestTooLargeError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1935,6 +3911,7 @@ function schemaScheduledMessageType(v: unknown, out: Failure[], all: boolean, st
 
 /** Schema StreamDoesNotExistError. */
 function schemaStreamDoesNotExistError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesStreamDoesNotExistError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -1974,7 +3951,7 @@ function schemaStreamDoesNotExistError(v: unknown, out: Failure[], all: boolean,
     if (x4 === undefined) {
       out.push({ path: ".stream_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x4 === "number" && Number.isInteger(x4))) {
+    } else if (!Number.isInteger(x4)) {
       out.push({ path: ".stream_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -1991,6 +3968,7 @@ function schemaStreamDoesNotExistError(v: unknown, out: Failure[], all: boolean,
 
 /** Schema Submessage. */
 function schemaSubmessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesSubmessage(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2000,7 +3978,7 @@ function schemaSubmessage(v: unknown, out: Failure[], all: boolean, strict: bool
     if (x1 === undefined) {
       out.push({ path: ".id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+    } else if (!Number.isInteger(x1)) {
       out.push({ path: ".id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -2008,7 +3986,7 @@ function schemaSubmessage(v: unknown, out: Failure[], all: boolean, strict: bool
     if (x2 === undefined) {
       out.push({ path: ".message_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x2 === "number" && Number.isInteger(x2))) {
+    } else if (!Number.isInteger(x2)) {
       out.push({ path: ".message_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -2016,7 +3994,7 @@ function schemaSubmessage(v: unknown, out: Failure[], all: boolean, strict: bool
     if (x3 === undefined) {
       out.push({ path: ".sender_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x3 === "number" && Number.isInteger(x3))) {
+    } else if (!Number.isInteger(x3)) {
       out.push({ path: ".sender_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -2049,6 +4027,7 @@ function schemaSubmessage(v: unknown, out: Failure[], all: boolean, strict: bool
 
 /** Schema SuccessEnvelope. */
 function schemaSuccessEnvelope(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2101,6 +4080,7 @@ function schemaSuccessEnvelope(v: unknown, out: Failure[], all: boolean, strict:
 
 /** Schema TopicLink. */
 function schemaTopicLink(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesTopicLink(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2146,6 +4126,7 @@ function schemaTopicsPolicy(v: unknown, out: Failure[], all: boolean, strict: bo
 
 /** Schema UnauthorizedError. */
 function schemaUnauthorizedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesUnauthorizedError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2194,6 +4175,7 @@ function schemaUnauthorizedError(v: unknown, out: Failure[], all: boolean, stric
 
 /** Schema UploadResult. */
 function schemaUploadResult(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesUploadResult(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2234,54 +4216,9 @@ function schemaUploadResult(v: unknown, out: Failure[], all: boolean, strict: bo
   }
 }
 
-/** Variant 1 of an object. */
-function variant1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    for (const k1 in o1) {
-      if (!PATTERN_2.test(k1)) {
-        out.push({ path: keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
-        if (!all) return;
-      }
-      const x1 = o1[k1];
-      const n1 = out.length;
-      schemaPresenceModern(x1, out, all, strict);
-      if (out.length !== n1) {
-        prefixFailures(out, n1, keySegment(k1));
-        if (!all) return;
-      }
-    }
-  }
-}
-
-/** Variant 2 of an object. */
-function variant2(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    for (const k1 in o1) {
-      if (!PATTERN_3.test(k1)) {
-        out.push({ path: keySegment(k1), message: "name must match the pattern \"^[^@]+@[^@]+$\"", rule: "propertyNames" });
-        if (!all) return;
-      }
-      const x1 = o1[k1];
-      const n1 = out.length;
-      schemaPresenceLegacy(x1, out, all, strict);
-      if (out.length !== n1) {
-        prefixFailures(out, n1, keySegment(k1));
-        if (!all) return;
-      }
-    }
-  }
-}
-
 /** Success body of POST /api/v1/calls/videocall/create. */
 function responseCreateVideoCall(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches1(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2342,6 +4279,7 @@ function responseCreateVideoCall(v: unknown, out: Failure[], all: boolean, stric
 
 /** Success body of PATCH /api/v1/channel_folders/{channel_folder_id}. */
 function responseUpdateChannelFolder(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2394,6 +4332,7 @@ function responseUpdateChannelFolder(v: unknown, out: Failure[], all: boolean, s
 
 /** Success body of POST /api/v1/fetch_api_key. */
 function responseFetchApiKey(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches3(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2453,7 +4392,7 @@ function responseFetchApiKey(v: unknown, out: Failure[], all: boolean, strict: b
     if (x7 === undefined) {
       out.push({ path: ".user_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x7 === "number" && Number.isInteger(x7))) {
+    } else if (!Number.isInteger(x7)) {
       out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -2470,6 +4409,7 @@ function responseFetchApiKey(v: unknown, out: Failure[], all: boolean, strict: b
 
 /** Success body of POST /api/v1/invites. */
 function responseSendInvites(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2522,6 +4462,7 @@ function responseSendInvites(v: unknown, out: Failure[], all: boolean, strict: b
 
 /** Success body of POST /api/v1/mark_topic_as_read. */
 function responseMarkTopicAsRead(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2574,6 +4515,7 @@ function responseMarkTopicAsRead(v: unknown, out: Failure[], all: boolean, stric
 
 /** Success body of POST /api/v1/messages/flags/narrow. */
 function responseUpdateMessageFlagsForNarrow(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches4(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2617,7 +4559,7 @@ function responseUpdateMessageFlagsForNarrow(v: unknown, out: Failure[], all: bo
     if (x5 === undefined) {
       out.push({ path: ".processed_count", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x5 === "number" && Number.isInteger(x5))) {
+    } else if (!Number.isInteger(x5)) {
       out.push({ path: ".processed_count", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -2625,7 +4567,7 @@ function responseUpdateMessageFlagsForNarrow(v: unknown, out: Failure[], all: bo
     if (x6 === undefined) {
       out.push({ path: ".updated_count", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x6 === "number" && Number.isInteger(x6))) {
+    } else if (!Number.isInteger(x6)) {
       out.push({ path: ".updated_count", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -2683,7 +4625,7 @@ function responseUpdateMessageFlagsForNarrow(v: unknown, out: Failure[], all: bo
       } else {
         for (let i2 = 0; i2 < x11.length; i2++) {
           const x12: unknown = x11[i2];
-          if (!(typeof x12 === "number" && Number.isInteger(x12))) {
+          if (!Number.isInteger(x12)) {
             out.push({ path: ".ignored_because_not_subscribed_channels[" + i2 + "]", message: "must be an integer", rule: "type" });
             if (!all) return;
           }
@@ -2703,6 +4645,7 @@ function responseUpdateMessageFlagsForNarrow(v: unknown, out: Failure[], all: bo
 
 /** Success body of GET /api/v1/messages/{message_id}. */
 function responseGetMessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches5(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2775,6 +4718,7 @@ function responseGetMessage(v: unknown, out: Failure[], all: boolean, strict: bo
 
 /** Success body of GET /api/v1/messages/{message_id}/history. */
 function responseGetMessageHistory(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches6(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2849,6 +4793,7 @@ function responseGetMessageHistory(v: unknown, out: Failure[], all: boolean, str
 
 /** Success body of DELETE /api/v1/messages/{message_id}/reactions. */
 function responseRemoveReaction(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2901,6 +4846,7 @@ function responseRemoveReaction(v: unknown, out: Failure[], all: boolean, strict
 
 /** Success body of POST /api/v1/messages/{message_id}/report. */
 function responseReportMessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -2953,6 +4899,7 @@ function responseReportMessage(v: unknown, out: Failure[], all: boolean, strict:
 
 /** Success body of PATCH /api/v1/realm/domains/{domain}. */
 function responseUpdateRealmDomain(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3005,6 +4952,7 @@ function responseUpdateRealmDomain(v: unknown, out: Failure[], all: boolean, str
 
 /** Success body of GET /api/v1/realm/linkifiers. */
 function responseGetLinkifiers(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches7(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3075,6 +5023,7 @@ function responseGetLinkifiers(v: unknown, out: Failure[], all: boolean, strict:
 
 /** Success body of POST /api/v1/realm/playgrounds. */
 function responseAddCodePlayground(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches8(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3118,7 +5067,7 @@ function responseAddCodePlayground(v: unknown, out: Failure[], all: boolean, str
     if (x5 === undefined) {
       out.push({ path: ".id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x5 === "number" && Number.isInteger(x5))) {
+    } else if (!Number.isInteger(x5)) {
       out.push({ path: ".id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -3135,6 +5084,7 @@ function responseAddCodePlayground(v: unknown, out: Failure[], all: boolean, str
 
 /** Success body of POST /api/v1/reminders. */
 function responseCreateMessageReminder(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches9(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3178,7 +5128,7 @@ function responseCreateMessageReminder(v: unknown, out: Failure[], all: boolean,
     if (x5 === undefined) {
       out.push({ path: ".reminder_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x5 === "number" && Number.isInteger(x5))) {
+    } else if (!Number.isInteger(x5)) {
       out.push({ path: ".reminder_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -3195,6 +5145,7 @@ function responseCreateMessageReminder(v: unknown, out: Failure[], all: boolean,
 
 /** Success body of PATCH /api/v1/scheduled_messages/{scheduled_message_id}. */
 function responseUpdateScheduledMessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3247,6 +5198,7 @@ function responseUpdateScheduledMessage(v: unknown, out: Failure[], all: boolean
 
 /** Success body of PATCH /api/v1/streams/{stream_id}. */
 function responseUpdateStream(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3299,6 +5251,7 @@ function responseUpdateStream(v: unknown, out: Failure[], all: boolean, strict: 
 
 /** Success body of POST /api/v1/user_groups/{user_group_id}/subgroups. */
 function responseUpdateUserGroupSubgroups(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3351,6 +5304,7 @@ function responseUpdateUserGroupSubgroups(v: unknown, out: Failure[], all: boole
 
 /** Success body of POST /api/v1/user_uploads. */
 function responseUploadFile(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches10(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3427,6 +5381,7 @@ function responseUploadFile(v: unknown, out: Failure[], all: boolean, strict: bo
 
 /** Success body of GET /api/v1/users/me. */
 function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches11(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3470,7 +5425,7 @@ function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: bo
     if (x5 === undefined) {
       out.push({ path: ".user_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x5 === "number" && Number.isInteger(x5))) {
+    } else if (!Number.isInteger(x5)) {
       out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -3510,7 +5465,7 @@ function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: bo
     if (x10 === undefined) {
       out.push({ path: ".avatar_version", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x10 === "number" && Number.isInteger(x10))) {
+    } else if (!Number.isInteger(x10)) {
       out.push({ path: ".avatar_version", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -3593,7 +5548,7 @@ function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: bo
     if (x20 === undefined) {
       out.push({ path: ".max_message_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x20 === "number" && Number.isInteger(x20))) {
+    } else if (!Number.isInteger(x20)) {
       out.push({ path: ".max_message_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
@@ -3632,6 +5587,7 @@ function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: bo
 
 /** Success body of POST /api/v1/users/me/presence. */
 function responseUpdatePresence(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches14(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3675,30 +5631,20 @@ function responseUpdatePresence(v: unknown, out: Failure[], all: boolean, strict
     if (x5 === undefined) {
       out.push({ path: ".presence_last_update_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x5 === "number" && Number.isInteger(x5))) {
+    } else if (!Number.isInteger(x5)) {
       out.push({ path: ".presence_last_update_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
     const x6 = o1["server_timestamp"];
     if (x6 !== undefined) {
-      if (!(typeof x6 === "number" && Number.isFinite(x6))) {
+      if (!Number.isFinite(x6)) {
         out.push({ path: ".server_timestamp", message: "must be a number", rule: "type" });
         if (!all) return;
       }
     }
     const x7 = o1["presences"];
     if (x7 !== undefined) {
-      const m1 = scratch.length;
-      let u1 = false;
-      variant1(x7, scratch, false, strict);
-      u1 = scratch.length === m1;
-      scratch.length = m1;
-      if (!u1) {
-        variant2(x7, scratch, false, strict);
-        u1 = scratch.length === m1;
-        scratch.length = m1;
-      }
-      if (!u1) {
+      if (!(matches12(x7, strict) || matches13(x7, strict))) {
         out.push({ path: ".presences", message: "must be an object", rule: "union" });
         if (!all) return;
       }
@@ -3716,6 +5662,7 @@ function responseUpdatePresence(v: unknown, out: Failure[], all: boolean, strict
 
 /** Success body of POST /api/v1/users/me/status. */
 function responseUpdateStatus(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3768,6 +5715,7 @@ function responseUpdateStatus(v: unknown, out: Failure[], all: boolean, strict: 
 
 /** Success body of PATCH /api/v1/users/{user_id}. */
 function responseUpdateUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches2(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3923,7 +5871,7 @@ export function decodeCreateVideoCall(raw: RawRequest): Decoded<CreateVideoCallP
 
 /** Checks a success body of POST /api/v1/calls/videocall/create (create-video-call). */
 export function validateCreateVideoCallResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseCreateVideoCall, body, options);
+  return matches1(body, options?.strict === true) ? [] : validateWith(responseCreateVideoCall, body, options);
 }
 
 /** Decodes the parameters of PATCH /api/v1/channel_folders/{channel_folder_id} (update-channel-folder). */
@@ -3974,7 +5922,7 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
 
 /** Checks a success body of PATCH /api/v1/channel_folders/{channel_folder_id} (update-channel-folder). */
 export function validateUpdateChannelFolderResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseUpdateChannelFolder, body, options);
+  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateChannelFolder, body, options);
 }
 
 /** Decodes the parameters of POST /api/v1/fetch_api_key (fetch-api-key). */
@@ -4001,7 +5949,7 @@ export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
 
 /** Checks a success body of POST /api/v1/fetch_api_key (fetch-api-key). */
 export function validateFetchApiKeyResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseFetchApiKey, body, options);
+  return matches3(body, options?.strict === true) ? [] : validateWith(responseFetchApiKey, body, options);
 }
 
 /** Decodes the parameters of POST /api/v1/invites (send-invites). */
@@ -4060,7 +6008,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
     } else {
       for (let i1 = 0; i1 < x.length; i1++) {
         const x1: unknown = x[i1];
-        if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+        if (!Number.isInteger(x1)) {
           return invalid("stream_ids", "type", "[" + i1 + "]", "must be an integer");
         }
       }
@@ -4078,7 +6026,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       } else {
         for (let i2 = 0; i2 < x.length; i2++) {
           const x2: unknown = x[i2];
-          if (!(typeof x2 === "number" && Number.isInteger(x2))) {
+          if (!Number.isInteger(x2)) {
             return invalid("group_ids", "type", "[" + i2 + "]", "must be an integer");
           }
         }
@@ -4134,7 +6082,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
 
 /** Checks a success body of POST /api/v1/invites (send-invites). */
 export function validateSendInvitesResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseSendInvites, body, options);
+  return matches2(body, options?.strict === true) ? [] : validateWith(responseSendInvites, body, options);
 }
 
 /** Decodes the parameters of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
@@ -4162,7 +6110,7 @@ export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadP
 
 /** Checks a success body of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
 export function validateMarkTopicAsReadResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseMarkTopicAsRead, body, options);
+  return matches2(body, options?.strict === true) ? [] : validateWith(responseMarkTopicAsRead, body, options);
 }
 
 /** Decodes the parameters of POST /api/v1/messages/flags/narrow (update-message-flags-for-narrow). */
@@ -4257,7 +6205,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
 
 /** Checks a success body of POST /api/v1/messages/flags/narrow (update-message-flags-for-narrow). */
 export function validateUpdateMessageFlagsForNarrowResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseUpdateMessageFlagsForNarrow, body, options);
+  return matches4(body, options?.strict === true) ? [] : validateWith(responseUpdateMessageFlagsForNarrow, body, options);
 }
 
 /** Decodes the parameters of GET /api/v1/messages/{message_id} (get-message). */
@@ -4301,7 +6249,7 @@ export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
 
 /** Checks a success body of GET /api/v1/messages/{message_id} (get-message). */
 export function validateGetMessageResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseGetMessage, body, options);
+  return matches5(body, options?.strict === true) ? [] : validateWith(responseGetMessage, body, options);
 }
 
 /** Decodes the parameters of GET /api/v1/messages/{message_id}/history (get-message-history). */
@@ -4333,7 +6281,7 @@ export function decodeGetMessageHistory(raw: RawRequest): Decoded<GetMessageHist
 
 /** Checks a success body of GET /api/v1/messages/{message_id}/history (get-message-history). */
 export function validateGetMessageHistoryResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseGetMessageHistory, body, options);
+  return matches6(body, options?.strict === true) ? [] : validateWith(responseGetMessageHistory, body, options);
 }
 
 /** Decodes the parameters of DELETE /api/v1/messages/{message_id}/reactions (remove-reaction). */
@@ -4383,7 +6331,7 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
 
 /** Checks a success body of DELETE /api/v1/messages/{message_id}/reactions (remove-reaction). */
 export function validateRemoveReactionResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseRemoveReaction, body, options);
+  return matches2(body, options?.strict === true) ? [] : validateWith(responseRemoveReaction, body, options);
 }
 
 /** Decodes the parameters of POST /api/v1/messages/{message_id}/report (report-message). */
@@ -4426,7 +6374,7 @@ export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParam
 
 /** Checks a success body of POST /api/v1/messages/{message_id}/report (report-message). */
 export function validateReportMessageResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseReportMessage, body, options);
+  return matches2(body, options?.strict === true) ? [] : validateWith(responseReportMessage, body, options);
 }
 
 /** Decodes the parameters of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
@@ -4454,7 +6402,7 @@ export function decodeUpdateRealmDomain(raw: RawRequest): Decoded<UpdateRealmDom
 
 /** Checks a success body of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
 export function validateUpdateRealmDomainResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseUpdateRealmDomain, body, options);
+  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateRealmDomain, body, options);
 }
 
 /** Decodes the parameters of GET /api/v1/realm/linkifiers (get-linkifiers). */
@@ -4465,7 +6413,7 @@ export function decodeGetLinkifiers(raw: RawRequest): Decoded<GetLinkifiersParam
 
 /** Checks a success body of GET /api/v1/realm/linkifiers (get-linkifiers). */
 export function validateGetLinkifiersResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseGetLinkifiers, body, options);
+  return matches7(body, options?.strict === true) ? [] : validateWith(responseGetLinkifiers, body, options);
 }
 
 /** Decodes the parameters of POST /api/v1/realm/playgrounds (add-code-playground). */
@@ -4500,7 +6448,7 @@ export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygro
 
 /** Checks a success body of POST /api/v1/realm/playgrounds (add-code-playground). */
 export function validateAddCodePlaygroundResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseAddCodePlayground, body, options);
+  return matches8(body, options?.strict === true) ? [] : validateWith(responseAddCodePlayground, body, options);
 }
 
 /** Decodes the parameters of POST /api/v1/reminders (create-message-reminder). */
@@ -4540,7 +6488,7 @@ export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMess
 
 /** Checks a success body of POST /api/v1/reminders (create-message-reminder). */
 export function validateCreateMessageReminderResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseCreateMessageReminder, body, options);
+  return matches9(body, options?.strict === true) ? [] : validateWith(responseCreateMessageReminder, body, options);
 }
 
 /** Decodes the parameters of PATCH /api/v1/scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
@@ -4581,7 +6529,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
       } else if (Array.isArray(x)) {
         for (let i1 = 0; i1 < x.length; i1++) {
           const x1: unknown = x[i1];
-          if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+          if (!Number.isInteger(x1)) {
             return invalid("to", "type", "[" + i1 + "]", "must be an integer");
           }
         }
@@ -4624,7 +6572,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
 
 /** Checks a success body of PATCH /api/v1/scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
 export function validateUpdateScheduledMessageResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseUpdateScheduledMessage, body, options);
+  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateScheduledMessage, body, options);
 }
 
 /** Decodes the parameters of PATCH /api/v1/streams/{stream_id} (update-stream). */
@@ -4831,7 +6779,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
 
 /** Checks a success body of PATCH /api/v1/streams/{stream_id} (update-stream). */
 export function validateUpdateStreamResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseUpdateStream, body, options);
+  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateStream, body, options);
 }
 
 /** Decodes the parameters of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
@@ -4857,7 +6805,7 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
       } else {
         for (let i1 = 0; i1 < x.length; i1++) {
           const x1: unknown = x[i1];
-          if (!(typeof x1 === "number" && Number.isInteger(x1))) {
+          if (!Number.isInteger(x1)) {
             return invalid("add", "type", "[" + i1 + "]", "must be an integer");
           }
         }
@@ -4876,7 +6824,7 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
       } else {
         for (let i2 = 0; i2 < x.length; i2++) {
           const x2: unknown = x[i2];
-          if (!(typeof x2 === "number" && Number.isInteger(x2))) {
+          if (!Number.isInteger(x2)) {
             return invalid("delete", "type", "[" + i2 + "]", "must be an integer");
           }
         }
@@ -4889,7 +6837,7 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
 
 /** Checks a success body of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
 export function validateUpdateUserGroupSubgroupsResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseUpdateUserGroupSubgroups, body, options);
+  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateUserGroupSubgroups, body, options);
 }
 
 /** Decodes the parameters of POST /api/v1/user_uploads (upload-file). */
@@ -4906,7 +6854,7 @@ export function decodeUploadFile(raw: RawRequest): Decoded<UploadFileParams> {
 
 /** Checks a success body of POST /api/v1/user_uploads (upload-file). */
 export function validateUploadFileResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseUploadFile, body, options);
+  return matches10(body, options?.strict === true) ? [] : validateWith(responseUploadFile, body, options);
 }
 
 /** Decodes the parameters of GET /api/v1/users/me (get-own-user). */
@@ -4917,7 +6865,7 @@ export function decodeGetOwnUser(raw: RawRequest): Decoded<GetOwnUserParams> {
 
 /** Checks a success body of GET /api/v1/users/me (get-own-user). */
 export function validateGetOwnUserResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseGetOwnUser, body, options);
+  return matches11(body, options?.strict === true) ? [] : validateWith(responseGetOwnUser, body, options);
 }
 
 /** Decodes the parameters of POST /api/v1/users/me/presence (update-presence). */
@@ -4995,7 +6943,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
 
 /** Checks a success body of POST /api/v1/users/me/presence (update-presence). */
 export function validateUpdatePresenceResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseUpdatePresence, body, options);
+  return matches14(body, options?.strict === true) ? [] : validateWith(responseUpdatePresence, body, options);
 }
 
 /** Decodes the parameters of POST /api/v1/users/me/status (update-status). */
@@ -5058,7 +7006,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
 
 /** Checks a success body of POST /api/v1/users/me/status (update-status). */
 export function validateUpdateStatusResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseUpdateStatus, body, options);
+  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateStatus, body, options);
 }
 
 /** Decodes the parameters of PATCH /api/v1/users/{user_id} (update-user). */
@@ -5128,7 +7076,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
 
 /** Checks a success body of PATCH /api/v1/users/{user_id} (update-user). */
 export function validateUpdateUserResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(responseUpdateUser, body, options);
+  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateUser, body, options);
 }
 
 /** Checks any error body the spec knows, by its `code`. */

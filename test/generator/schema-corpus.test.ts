@@ -209,7 +209,8 @@ describe('large documents', () => {
   it('a large object written inline several times is checked by one shared function', () => {
     const source = renderValidators(family('repeated').model, TEMPLATES_DIR, 'x').validators;
     expect(source.match(/^function shared\d+\(/gm)).toHaveLength(1);
-    expect(source.match(/\["county"\]/g)).toHaveLength(1);
+    // Once in the shared check function, once in its predicate.
+    expect(source.match(/\["county"\]/g)).toHaveLength(2);
     expect(ours('repeated', 'Shipping')({ to: { street: 'a', city: 'b' } })).toEqual([]);
     expect(ours('repeated', 'Shipping')({ from: { street: 'a' } })).toEqual([{ path: '$.from.city', message: 'is required' }]);
   });

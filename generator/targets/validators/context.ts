@@ -67,6 +67,7 @@ export class EmitContext {
     this.sharedFunctions.set(key, fnName);
     const fn: CheckFunction = { name: fnName, comment: 'A shape the document writes inline in several places.', body: [] };
     this.variantFunctions.push(fn);
+    this.functionSchemas.set(fnName, schema);
     this.building.add(schema);
     fn.body = this.buildBody(schema, this, new Scope());
     this.building.delete(schema);
@@ -118,6 +119,8 @@ export class EmitContext {
     const fnName = `schema${schema.names.pascal}`;
     if (!this.namedFunctions.has(name)) {
       this.namedFunctions.set(name, undefined); // placeholder: recursive references resolve to fnName
+      this.functionSchemas.set(fnName, schema.schema);
+      this.testNames.set(schema.schema, `matches${schema.names.pascal}`);
       const body = this.buildBody(schema.schema, this, new Scope());
       this.namedFunctions.set(name, { name: fnName, comment: `Schema ${commentText(schema.name)}.`, body });
     }
@@ -130,8 +133,45 @@ export class EmitContext {
     const fnName = `variant${this.variantCount}`;
     const fn: CheckFunction = { name: fnName, comment: commentText(owner), body: [] };
     this.variantFunctions.push(fn);
+    this.functionSchemas.set(fnName, schema);
     fn.body = this.buildBody(schema, this, new Scope());
     return fnName;
+  }
+
+  /** What each check function made here checks (named, shared and variant functions), for its predicate. */
+  private readonly functionSchemas = new Map<string, Schema>();
+  /** Predicate functions by the schema node they test; names reserved for named schemas. */
+  private readonly tests = new Map<Schema, string>();
+  private readonly testNames = new Map<Schema, string>();
+  private testCount = 0;
+
+  /** The schema a check function made by this context checks. */
+  functionSchema(fnName: string): Schema {
+    const schema = this.functionSchemas.get(fnName);
+    if (schema === undefined) throw new Error(`no schema recorded for check function ${fnName}`);
+    return schema;
+  }
+
+  /**
+   * A module-level predicate `(v, strict) => boolean` for `schema`, true
+   * exactly when its check records no failure: the same checks, returning
+   * `false` at the first failure, with no failure records, paths or
+   * messages. Emitted once per schema node; `build` writes its body (the
+   * check with a sink whose failure is `return false;`).
+   */
+  testFunction(schema: Schema, build: (schema: Schema, ctx: EmitContext, scope: Scope) => string[]): string {
+    const existing = this.tests.get(schema);
+    if (existing !== undefined) return existing;
+    const name = this.testNames.get(schema) ?? `matches${++this.testCount}`;
+    this.tests.set(schema, name); // placeholder: recursive schemas call the function being built
+    const slot = this.constants.push('') - 1;
+    // While its own predicate is built, a repeated shape is checked inline rather than through its shared function.
+    const added = !this.building.has(schema);
+    if (added) this.building.add(schema);
+    const body = build(schema, this, new Scope());
+    if (added) this.building.delete(schema);
+    this.constants[slot] = [`const ${name} = (v: unknown, strict: boolean): boolean => {`, ...body.map((line) => `  ${line}`), '};'].join('\n');
+    return name;
   }
 
   /** Named-schema functions sorted by name, then union variants in emission order. */

@@ -58,6 +58,7 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
       path: commentText(`${model.basePath}${operation.path}`),
       decoderBody: indent(decoder).join('\n'),
       responseFunction: response.name,
+      responseTest: response.test,
     };
   });
 

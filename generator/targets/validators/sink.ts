@@ -13,6 +13,10 @@ export interface Sink {
   call(fn: string, value: string, path: PathPart[], scope: Scope): string[];
   /** Expression for strict mode (unknown properties reported). */
   strict: string;
+  /** Set on the sink of predicate functions, whose failures only return `false` (no rule, path or message). */
+  test?: boolean;
+  /** The same sink with strict mode off, for sinks `withoutStrict` cannot derive by itself. */
+  relaxed?(): Sink;
 }
 
 export const collectSink: Sink = {
@@ -65,6 +69,7 @@ export function decodeSink(parameter: string): Sink {
  */
 export function withoutStrict(sink: Sink): Sink {
   if (sink.strict === 'false') return sink;
+  if (sink.relaxed !== undefined) return sink.relaxed();
   return {
     fail: sink.fail,
     call(fn, value, path, scope) {

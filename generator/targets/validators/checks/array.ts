@@ -48,7 +48,7 @@ export function checkArray(args: CheckArgs<ArraySchema>): string[] {
   if (schema.contains !== undefined) {
     const count = scope.next('c');
     const i = scope.next('i');
-    const fn = matchCount(schema.contains, args, 'Item that `contains` looks for.');
+    const fn = matchCount(schema.contains, args);
     const min = schema.minContains ?? 1;
     rest.push(
       `let ${count} = 0;`,

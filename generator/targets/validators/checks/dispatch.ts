@@ -42,7 +42,7 @@ export function emitCheck(args: CheckArgs): string[] {
   for (const member of schema.allOf ?? []) lines.push(...emitCheck({ ...args, schema: member, typeKnown: false, sink: withoutStrict(args.sink) }));
   if (schema.not !== undefined) {
     const count = args.scope.next('c');
-    const attempt = matchCount(schema.not, args, 'What `not` excludes.');
+    const attempt = matchCount(schema.not, args);
     lines.push(`let ${count} = 0;`, ...attempt(args.value, count), ...ifBlock(`${count} !== 0`, args.sink.fail('not', args.path, `must not be ${describe(schema.not, args.ctx)}`)));
   }
   return lines;

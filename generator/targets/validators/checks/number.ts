@@ -29,24 +29,28 @@ function constraints(args: CheckArgs<IntegerSchema | NumberSchema>): string[] {
   return lines;
 }
 
+// Number.isInteger and Number.isFinite are false for anything but a number, so
+// `typeof` is written only where later comparisons need TypeScript to know the type.
 export function checkInteger(args: CheckArgs<IntegerSchema>): string[] {
   const { value } = args;
+  const rest = constraints(args);
   return guarded(
     args,
-    `typeof ${value} === "number" && Number.isInteger(${value})`,
+    rest.length === 0 ? `Number.isInteger(${value})` : `typeof ${value} === "number" && Number.isInteger(${value})`,
     `Number.isInteger(${value})`,
     KIND_NOUN.integer,
-    constraints(args),
+    rest,
   );
 }
 
 export function checkNumber(args: CheckArgs<NumberSchema>): string[] {
   const { value } = args;
+  const rest = constraints(args);
   return guarded(
     args,
-    `typeof ${value} === "number" && Number.isFinite(${value})`,
+    rest.length === 0 ? `Number.isFinite(${value})` : `typeof ${value} === "number" && Number.isFinite(${value})`,
     `Number.isFinite(${value})`,
     KIND_NOUN.number,
-    constraints(args),
+    rest,
   );
 }

@@ -3,7 +3,7 @@ import type { EmitContext } from '../context.js';
 import { appendExpr, appendText, ifBlock, indent, isInheritedName, literal, propertySegment } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
 import { enumMiss, patternConstant } from './constants.js';
-import { emitCheck, guarded, type CheckArgs } from './dispatch.js';
+import { emitCheck, guarded, typeClassOf, type CheckArgs } from './dispatch.js';
 
 export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
   const { schema, value, sink, path, scope, ctx } = args;
@@ -21,7 +21,10 @@ export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
       ? `Object.hasOwn(${record}, ${key}) ? ${record}[${key}] : undefined`
       : `${record}[${key}]`;
     rest.push(`const ${element} = ${read};`);
-    if (property.required) {
+    if (property.required && sink.test === true && typeClassOf(property.schema, ctx) !== undefined) {
+      // A predicate needs no "is required" of its own: the type test rejects `undefined` as well.
+      rest.push(...check);
+    } else if (property.required) {
       rest.push(...ifBlock(`${element} === undefined`, sink.fail('required', propertyPath, 'is required'), check));
     } else {
       rest.push(...ifBlock(`${element} !== undefined`, check));

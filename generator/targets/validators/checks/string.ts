@@ -7,6 +7,11 @@ import { guarded, type CheckArgs } from './dispatch.js';
 export function checkString(args: CheckArgs<StringSchema>): string[] {
   const { schema, value, sink, path, ctx } = args;
   const rest: string[] = [];
+  if (schema.const !== undefined && sink.test === true && args.typeKnown === false && schema.enum === undefined) {
+    // A predicate compares with the constant alone: nothing else is equal to it.
+    const others = checkString({ ...args, schema: { ...schema, const: undefined }, typeKnown: true });
+    return [...ifBlock(`${value} !== ${literal(schema.const)}`, sink.fail('const', path, '')), ...others];
+  }
   if (schema.const !== undefined) {
     rest.push(...ifBlock(`${value} !== ${literal(schema.const)}`, sink.fail('const', path, `must be ${literal(schema.const)}`)));
   }

@@ -2,13 +2,14 @@ import type { Schema, UnionSchema } from '../../../model/types.js';
 import { appendText, ifBlock, indent, isInheritedName, literal, propertySegment } from '../code.js';
 import { describe } from '../describe.js';
 import { classGuard, emitCheck, guarded, typeClassOf, type CheckArgs, type TypeClass } from './dispatch.js';
+import { predicateOf } from './predicate.js';
 
 /**
  * Unions, in the cheapest form that keeps "first variant that matches":
  * - with a discriminator: a switch on the discriminating property;
  * - variants of distinct JavaScript types (`string | null`, `integer | integer[]`):
  *   a type test picks the only variant that can match, checked inline;
- * - otherwise each variant is tried in order through its own function.
+ * - otherwise each variant is tried in order through its predicate function.
  */
 export function checkUnion(args: CheckArgs<UnionSchema>): string[] {
   const { schema, ctx } = args;
@@ -39,55 +40,33 @@ function byType(args: CheckArgs<UnionSchema>, classes: TypeClass[]): string[] {
   return chain;
 }
 
-/** The check function of a variant: its named schema's, or one of its own. */
-function variantFn(variant: Schema, args: CheckArgs, comment: string): string {
-  return variant.kind === 'ref' ? args.ctx.schemaFunction(variant.name) : args.ctx.variantFunction(variant, comment);
+/**
+ * Statements that add 1 to a counter when a value matches `schema`, through
+ * the schema's predicate function (nothing is recorded either way).
+ */
+export function matchCount(schema: Schema, args: CheckArgs): (value: string, counter: string) => string[] {
+  const test = predicateOf(schema, args.ctx);
+  return (value, counter) => [`if (${test}(${value}, ${args.sink.strict})) ${counter}++;`];
 }
 
 /**
- * Statements that add 1 to a counter when a value matches `schema`, trying it
- * against the shared scratch stack (what the attempt records is dropped).
+ * Variants tried in order through their predicates: `anyOf` stops at the
+ * first match, `oneOf` at the second.
  */
-export function matchCount(schema: Schema, args: CheckArgs, comment: string): (value: string, counter: string) => string[] {
-  const fn = variantFn(schema, args, comment);
-  return (value, counter) => {
-    const mark = args.scope.next('m');
-    return [
-      `const ${mark} = scratch.length;`,
-      `${fn}(${value}, scratch, false, ${args.sink.strict});`,
-      `if (scratch.length === ${mark}) ${counter}++;`,
-      `scratch.length = ${mark};`,
-    ];
-  };
-}
-
 function inOrder(args: CheckArgs<UnionSchema>): string[] {
   const { schema, value, sink, path, ctx, scope } = args;
-  const fns = schema.variants.map((variant, index) => variantFn(variant, args, `Variant ${index + 1} of ${describe(schema, ctx)}.`));
-  // Each variant runs against the shared scratch stack; what it records is dropped again.
-  const mark = scope.next('m');
+  const calls = schema.variants.map((variant) => `${predicateOf(variant, ctx)}(${value}, ${sink.strict})`);
   if (schema.exclusive === true) {
-    // `oneOf`: exactly one variant may match; stop counting at two.
     const count = scope.next('u');
-    const attempt = (fn: string) => [`${fn}(${value}, scratch, false, ${sink.strict});`, `if (scratch.length === ${mark}) ${count}++;`, `scratch.length = ${mark};`];
-    const [first, ...others] = fns;
-    const lines = [`const ${mark} = scratch.length;`, `let ${count} = 0;`, ...attempt(first!)];
-    for (const fn of others) lines.push(...ifBlock(`${count} < 2`, attempt(fn)));
+    const [first, ...others] = calls;
+    const lines = [`let ${count} = ${first!} ? 1 : 0;`];
+    for (const call of others) lines.push(`if (${count} < 2 && ${call}) ${count}++;`);
     lines.push(...ifBlock(`${count} === 0`, sink.fail('union', path, unionMessage(args))));
     lines.push(...ifBlock(`${count} > 1`, sink.fail('oneOf', path, `must match exactly one of ${describe(schema, ctx)}, not several`)));
     return lines;
   }
-  const matched = scope.next('u');
-  const attempt = (fn: string) => [
-    `${fn}(${value}, scratch, false, ${sink.strict});`,
-    `${matched} = scratch.length === ${mark};`,
-    `scratch.length = ${mark};`,
-  ];
-  const [first, ...others] = fns;
-  const lines = [`const ${mark} = scratch.length;`, `let ${matched} = false;`, ...attempt(first!)];
-  for (const fn of others) lines.push(...ifBlock(`!${matched}`, attempt(fn)));
-  lines.push(...ifBlock(`!${matched}`, sink.fail('union', path, unionMessage(args))));
-  return lines;
+  const test = calls.length === 1 ? `!${calls[0]!}` : `!(${calls.join(' || ')})`;
+  return ifBlock(test, sink.fail('union', path, unionMessage(args)));
 }
 
 /** Discriminator value to variant, or undefined when the mapping names no variant. */
