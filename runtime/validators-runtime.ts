@@ -10,6 +10,10 @@ export interface RawRequest {
   query: Record<string, string | string[]>;
   /** Form or multipart text fields. */
   body: Record<string, string | string[]>;
+  /** Request headers by lower-case name, as Node gives them (`IncomingMessage.headers`). */
+  headers?: Record<string, string | string[] | undefined>;
+  /** Cookies of the `Cookie` header by name, values percent-decoded; a cookie sent more than once arrives as an array. */
+  cookies?: Record<string, string | string[]>;
   files?: { field: string; filename: string; contentType: string; data: Uint8Array }[];
 }
 
@@ -243,14 +247,186 @@ export function singleFile(raw: RawRequest, name: string): DecodedFile | number 
   return count === 1 ? found! : count;
 }
 
-/** Names in the body, query string or files that the operation does not take, sorted and deduplicated. */
-export function unsupportedParameters(raw: RawRequest, known: ReadonlySet<string>): string[] {
+/**
+ * Names in the body, query string or files that the operation does not take,
+ * sorted and deduplicated. `deep` lists the names of `deepObject` parameters,
+ * whose fields arrive as `name[key]`.
+ */
+export function unsupportedParameters(raw: RawRequest, known: ReadonlySet<string>, deep?: readonly string[]): string[] {
   let found: string[] | undefined;
   for (const name in raw.body) if (!known.has(name)) (found ??= []).push(name);
-  for (const name in raw.query) if (!known.has(name)) (found ??= []).push(name);
+  for (const name in raw.query) if (!known.has(name) && !isDeepField(name, deep)) (found ??= []).push(name);
   for (const file of raw.files ?? []) if (!known.has(file.field)) (found ??= []).push(file.field);
   if (found === undefined) return [];
   return [...new Set(found)].sort();
+}
+
+function isDeepField(name: string, deep: readonly string[] | undefined): boolean {
+  if (deep === undefined) return false;
+  for (const prefix of deep) if (name.startsWith(prefix + '[') && name.endsWith(']')) return true;
+  return false;
+}
+
+/*
+ * Plain parameters with a style (OpenAPI "Style Values"). Values arrive as
+ * text already percent-decoded; these helpers split that text the way the
+ * style wrote it, and turn each piece into the scalar its schema allows.
+ */
+
+/** Scalar kinds a plain value may decode to, as bits: what its schema (or union of schemas) accepts. */
+export const SCALAR_BOOLEAN = 1;
+export const SCALAR_INTEGER = 2;
+export const SCALAR_NUMBER = 4;
+export const SCALAR_NULL = 8;
+export const SCALAR_STRING = 16;
+
+/**
+ * Text to the first scalar of the allowed kinds it reads as: `true`/`false`,
+ * then an integer, then a number, then `null` (from empty text or `null`, when
+ * no string is allowed); otherwise the text itself, which the schema's checks
+ * then accept as a string or reject.
+ */
+export function parseScalar(text: string, kinds: number): unknown {
+  if ((kinds & SCALAR_BOOLEAN) !== 0) {
+    if (text === 'true') return true;
+    if (text === 'false') return false;
+  }
+  if ((kinds & SCALAR_INTEGER) !== 0) {
+    const value = parseInteger(text);
+    if (typeof value === 'number') return value;
+  }
+  if ((kinds & SCALAR_NUMBER) !== 0) {
+    const value = parseNumber(text);
+    if (typeof value === 'number') return value;
+  }
+  if ((kinds & SCALAR_NULL) !== 0 && (kinds & SCALAR_STRING) === 0 && (text === '' || text === 'null')) return null;
+  return text;
+}
+
+/** Each text of a list as `parseScalar` reads it. */
+export function scalarList(texts: readonly string[], kinds: number): unknown[] {
+  const list = new Array<unknown>(texts.length);
+  for (let i = 0; i < texts.length; i++) list[i] = parseScalar(texts[i]!, kinds);
+  return list;
+}
+
+/** `a,b,c` split at `separator`; empty text is the empty list. */
+export function splitText(text: string, separator: string): string[] {
+  return text === '' ? [] : text.split(separator);
+}
+
+/** A header's comma list (`simple` style), each element without the spaces around it. */
+export function headerList(text: string): string[] {
+  if (text.trim() === '') return [];
+  return text.split(',').map((element) => element.trim());
+}
+
+/** `label` style: `.5` is `5`; undefined when the leading dot is missing. */
+export function labelValue(text: string): string | undefined {
+  return text.charCodeAt(0) === 46 /* . */ ? text.slice(1) : undefined;
+}
+
+/** `label` style lists: `.a.b.c` (exploded) or `.a,b,c`. */
+export function labelList(text: string, explode: boolean): string[] | undefined {
+  const rest = labelValue(text);
+  if (rest === undefined) return undefined;
+  return splitText(rest, explode ? '.' : ',');
+}
+
+/** `matrix` style: `;id=5` is `5` and `;id` is empty text; undefined when the text names another parameter. */
+export function matrixValue(text: string, name: string): string | undefined {
+  const head = ';' + name;
+  if (!text.startsWith(head)) return undefined;
+  if (text.length === head.length) return '';
+  return text.charCodeAt(head.length) === 61 /* = */ ? text.slice(head.length + 1) : undefined;
+}
+
+/** `matrix` style lists: `;id=1;id=2` (exploded) or `;id=1,2`. */
+export function matrixList(text: string, name: string, explode: boolean): string[] | undefined {
+  if (!explode) {
+    const value = matrixValue(text, name);
+    return value === undefined ? undefined : splitText(value, ',');
+  }
+  if (text === '') return [];
+  if (text.charCodeAt(0) !== 59 /* ; */) return undefined;
+  const list: string[] = [];
+  for (const segment of text.slice(1).split(';')) {
+    const value = matrixValue(';' + segment, name);
+    if (value === undefined) return undefined;
+    list.push(value);
+  }
+  return list;
+}
+
+/** Exploded `matrix` objects: `;R=100;G=200` as `R=100`, `G=200`. */
+export function matrixAssignments(text: string): string[] | undefined {
+  if (text === '') return [];
+  if (text.charCodeAt(0) !== 59 /* ; */) return undefined;
+  return text.slice(1).split(';');
+}
+
+type Fields = Record<string, string | string[]>;
+
+/** Sets `key` on a plain object, making `__proto__` an own property rather than the prototype. */
+function setField<T>(target: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** Objects written as a flat list of keys and values (`R,100,G,200`); undefined when a key lacks its value. */
+export function pairFields(list: readonly string[]): Fields | undefined {
+  if (list.length % 2 !== 0) return undefined;
+  const fields: Fields = {};
+  for (let i = 0; i < list.length; i += 2) setField<string | string[]>(fields, list[i]!, list[i + 1]!);
+  return fields;
+}
+
+/** Objects written as assignments (`R=100`, `G=200`); undefined when one lacks its `=`. */
+export function assignedFields(list: readonly string[]): Fields | undefined {
+  const fields: Fields = {};
+  for (const item of list) {
+    const at = item.indexOf('=');
+    if (at < 1) return undefined;
+    setField<string | string[]>(fields, item.slice(0, at), item.slice(at + 1));
+  }
+  return fields;
+}
+
+/** Exploded `form` objects: each listed property is its own field of `source`; undefined when none is there. */
+export function explodedFields(source: Fields | undefined, names: readonly string[]): Fields | undefined {
+  if (source === undefined) return undefined;
+  let fields: Fields | undefined;
+  for (const name of names) {
+    const value = Object.hasOwn(source, name) ? source[name] : undefined;
+    if (value !== undefined) setField((fields ??= {}), name, value);
+  }
+  return fields;
+}
+
+/** `deepObject` objects: fields `name[key]`; undefined when there is none. */
+export function deepObjectFields(source: Fields, name: string): Fields | undefined {
+  let fields: Fields | undefined;
+  const prefix = name + '[';
+  for (const key in source) {
+    if (key.length > prefix.length && key.startsWith(prefix) && key.endsWith(']')) {
+      setField((fields ??= {}), key.slice(prefix.length, -1), source[key]!);
+    }
+  }
+  return fields;
+}
+
+/**
+ * The text fields of an object parameter as values: each listed property by
+ * its own scalar kinds (`kinds`), any other by `rest`. A field given more
+ * than once stays a list of texts, which the object's checks reject.
+ */
+export function decodeFields(fields: Fields, kinds: ReadonlyMap<string, number>, rest: number): Record<string, unknown> {
+  const value: Record<string, unknown> = {};
+  for (const key in fields) {
+    const text = fields[key]!;
+    setField(value, key, typeof text === 'string' ? parseScalar(text, kinds.get(key) ?? rest) : text);
+  }
+  return value;
 }
 
 type DecodeFailure = { ok: false; error: DecodeError };
@@ -265,6 +441,11 @@ export function missing(parameter: string): DecodeFailure {
 
 export function repeated(parameter: string): DecodeFailure {
   return failure(parameter, 'repeated', `Invalid parameter "${parameter}": must be given only once`);
+}
+
+/** A plain value not written in its parameter's style (`label` without its dot, an odd key/value list). */
+export function invalidStyle(parameter: string, style: string): DecodeFailure {
+  return failure(parameter, 'style', `Invalid parameter "${parameter}": not written in ${style} style`);
 }
 
 export function invalidJson(parameter: string): DecodeFailure {

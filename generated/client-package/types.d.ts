@@ -2543,93 +2543,93 @@ export interface UploadFile {
 /** Every error body the API defines. */
 export type ErrorBody = components["schemas"]["BadRequestError"] | components["schemas"]["InternalError"] | components["schemas"]["InvitationFailedError"] | components["schemas"]["MethodNotAllowedError"] | components["schemas"]["NotFoundError"] | components["schemas"]["RateLimitError"] | components["schemas"]["ReactionDoesNotExistError"] | components["schemas"]["RequestTooLargeError"] | components["schemas"]["StreamDoesNotExistError"] | components["schemas"]["UnauthorizedError"];
 export type ErrorCode = ErrorBody["code"];
-/** Parameters of POST /calls/videocall/create (create-video-call), decoded: path, query and body fields in one object. */
+/** Parameters of POST /calls/videocall/create (create-video-call), decoded: path, query, header, cookie and body fields in one object. */
 export type CreateVideoCallParams = Record<string, never>;
 /** Success body of POST /calls/videocall/create (create-video-call). */
 export type CreateVideoCallResponse = operations["create-video-call"]["responses"][200]["content"]["application/json"];
-/** Parameters of PATCH /channel_folders/{channel_folder_id} (update-channel-folder), decoded: path, query and body fields in one object. */
+/** Parameters of PATCH /channel_folders/{channel_folder_id} (update-channel-folder), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateChannelFolderParams = operations["update-channel-folder"]["parameters"]["path"] & NonNullable<operations["update-channel-folder"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of PATCH /channel_folders/{channel_folder_id} (update-channel-folder). */
 export type UpdateChannelFolderResponse = operations["update-channel-folder"]["responses"][200]["content"]["application/json"];
-/** Parameters of POST /fetch_api_key (fetch-api-key), decoded: path, query and body fields in one object. */
+/** Parameters of POST /fetch_api_key (fetch-api-key), decoded: path, query, header, cookie and body fields in one object. */
 export type FetchApiKeyParams = NonNullable<operations["fetch-api-key"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /fetch_api_key (fetch-api-key). */
 export type FetchApiKeyResponse = operations["fetch-api-key"]["responses"][200]["content"]["application/json"];
-/** Parameters of POST /invites (send-invites), decoded: path, query and body fields in one object. */
+/** Parameters of POST /invites (send-invites), decoded: path, query, header, cookie and body fields in one object. */
 export type SendInvitesParams = NonNullable<operations["send-invites"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /invites (send-invites). */
 export type SendInvitesResponse = operations["send-invites"]["responses"][200]["content"]["application/json"];
-/** Parameters of POST /mark_topic_as_read (mark-topic-as-read), decoded: path, query and body fields in one object. */
+/** Parameters of POST /mark_topic_as_read (mark-topic-as-read), decoded: path, query, header, cookie and body fields in one object. */
 export type MarkTopicAsReadParams = NonNullable<operations["mark-topic-as-read"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /mark_topic_as_read (mark-topic-as-read). */
 export type MarkTopicAsReadResponse = operations["mark-topic-as-read"]["responses"][200]["content"]["application/json"];
-/** Parameters of POST /messages/flags/narrow (update-message-flags-for-narrow), decoded: path, query and body fields in one object. */
+/** Parameters of POST /messages/flags/narrow (update-message-flags-for-narrow), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateMessageFlagsForNarrowParams = NonNullable<operations["update-message-flags-for-narrow"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /messages/flags/narrow (update-message-flags-for-narrow). */
 export type UpdateMessageFlagsForNarrowResponse = operations["update-message-flags-for-narrow"]["responses"][200]["content"]["application/json"];
-/** Parameters of GET /messages/{message_id} (get-message), decoded: path, query and body fields in one object. */
+/** Parameters of GET /messages/{message_id} (get-message), decoded: path, query, header, cookie and body fields in one object. */
 export type GetMessageParams = operations["get-message"]["parameters"]["path"] & NonNullable<operations["get-message"]["parameters"]["query"]>;
 /** Success body of GET /messages/{message_id} (get-message). */
 export type GetMessageResponse = operations["get-message"]["responses"][200]["content"]["application/json"];
-/** Parameters of GET /messages/{message_id}/history (get-message-history), decoded: path, query and body fields in one object. */
+/** Parameters of GET /messages/{message_id}/history (get-message-history), decoded: path, query, header, cookie and body fields in one object. */
 export type GetMessageHistoryParams = operations["get-message-history"]["parameters"]["path"] & NonNullable<operations["get-message-history"]["parameters"]["query"]>;
 /** Success body of GET /messages/{message_id}/history (get-message-history). */
 export type GetMessageHistoryResponse = operations["get-message-history"]["responses"][200]["content"]["application/json"];
-/** Parameters of DELETE /messages/{message_id}/reactions (remove-reaction), decoded: path, query and body fields in one object. */
+/** Parameters of DELETE /messages/{message_id}/reactions (remove-reaction), decoded: path, query, header, cookie and body fields in one object. */
 export type RemoveReactionParams = operations["remove-reaction"]["parameters"]["path"] & NonNullable<operations["remove-reaction"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of DELETE /messages/{message_id}/reactions (remove-reaction). */
 export type RemoveReactionResponse = operations["remove-reaction"]["responses"][200]["content"]["application/json"];
-/** Parameters of POST /messages/{message_id}/report (report-message), decoded: path, query and body fields in one object. */
+/** Parameters of POST /messages/{message_id}/report (report-message), decoded: path, query, header, cookie and body fields in one object. */
 export type ReportMessageParams = operations["report-message"]["parameters"]["path"] & NonNullable<operations["report-message"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /messages/{message_id}/report (report-message). */
 export type ReportMessageResponse = operations["report-message"]["responses"][200]["content"]["application/json"];
-/** Parameters of PATCH /realm/domains/{domain} (update-realm-domain), decoded: path, query and body fields in one object. */
+/** Parameters of PATCH /realm/domains/{domain} (update-realm-domain), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateRealmDomainParams = operations["update-realm-domain"]["parameters"]["path"] & NonNullable<operations["update-realm-domain"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of PATCH /realm/domains/{domain} (update-realm-domain). */
 export type UpdateRealmDomainResponse = operations["update-realm-domain"]["responses"][200]["content"]["application/json"];
-/** Parameters of GET /realm/linkifiers (get-linkifiers), decoded: path, query and body fields in one object. */
+/** Parameters of GET /realm/linkifiers (get-linkifiers), decoded: path, query, header, cookie and body fields in one object. */
 export type GetLinkifiersParams = Record<string, never>;
 /** Success body of GET /realm/linkifiers (get-linkifiers). */
 export type GetLinkifiersResponse = operations["get-linkifiers"]["responses"][200]["content"]["application/json"];
-/** Parameters of POST /realm/playgrounds (add-code-playground), decoded: path, query and body fields in one object. */
+/** Parameters of POST /realm/playgrounds (add-code-playground), decoded: path, query, header, cookie and body fields in one object. */
 export type AddCodePlaygroundParams = NonNullable<operations["add-code-playground"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /realm/playgrounds (add-code-playground). */
 export type AddCodePlaygroundResponse = operations["add-code-playground"]["responses"][200]["content"]["application/json"];
-/** Parameters of POST /reminders (create-message-reminder), decoded: path, query and body fields in one object. */
+/** Parameters of POST /reminders (create-message-reminder), decoded: path, query, header, cookie and body fields in one object. */
 export type CreateMessageReminderParams = NonNullable<operations["create-message-reminder"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /reminders (create-message-reminder). */
 export type CreateMessageReminderResponse = operations["create-message-reminder"]["responses"][200]["content"]["application/json"];
-/** Parameters of PATCH /scheduled_messages/{scheduled_message_id} (update-scheduled-message), decoded: path, query and body fields in one object. */
+/** Parameters of PATCH /scheduled_messages/{scheduled_message_id} (update-scheduled-message), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateScheduledMessageParams = operations["update-scheduled-message"]["parameters"]["path"] & NonNullable<operations["update-scheduled-message"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of PATCH /scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
 export type UpdateScheduledMessageResponse = operations["update-scheduled-message"]["responses"][200]["content"]["application/json"];
-/** Parameters of PATCH /streams/{stream_id} (update-stream), decoded: path, query and body fields in one object. */
+/** Parameters of PATCH /streams/{stream_id} (update-stream), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateStreamParams = operations["update-stream"]["parameters"]["path"] & NonNullable<operations["update-stream"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of PATCH /streams/{stream_id} (update-stream). */
 export type UpdateStreamResponse = operations["update-stream"]["responses"][200]["content"]["application/json"];
-/** Parameters of POST /user_groups/{user_group_id}/subgroups (update-user-group-subgroups), decoded: path, query and body fields in one object. */
+/** Parameters of POST /user_groups/{user_group_id}/subgroups (update-user-group-subgroups), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateUserGroupSubgroupsParams = operations["update-user-group-subgroups"]["parameters"]["path"] & NonNullable<operations["update-user-group-subgroups"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
 export type UpdateUserGroupSubgroupsResponse = operations["update-user-group-subgroups"]["responses"][200]["content"]["application/json"];
-/** Parameters of POST /user_uploads (upload-file), decoded: path, query and body fields in one object. */
+/** Parameters of POST /user_uploads (upload-file), decoded: path, query, header, cookie and body fields in one object. */
 export type UploadFileParams = Omit<NonNullable<operations["upload-file"]["requestBody"]>["content"]["multipart/form-data"], "file"> & {
     file: UploadFile;
 };
 /** Success body of POST /user_uploads (upload-file). */
 export type UploadFileResponse = operations["upload-file"]["responses"][200]["content"]["application/json"];
-/** Parameters of GET /users/me (get-own-user), decoded: path, query and body fields in one object. */
+/** Parameters of GET /users/me (get-own-user), decoded: path, query, header, cookie and body fields in one object. */
 export type GetOwnUserParams = Record<string, never>;
 /** Success body of GET /users/me (get-own-user). */
 export type GetOwnUserResponse = operations["get-own-user"]["responses"][200]["content"]["application/json"];
-/** Parameters of POST /users/me/presence (update-presence), decoded: path, query and body fields in one object. */
+/** Parameters of POST /users/me/presence (update-presence), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdatePresenceParams = NonNullable<operations["update-presence"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /users/me/presence (update-presence). */
 export type UpdatePresenceResponse = operations["update-presence"]["responses"][200]["content"]["application/json"];
-/** Parameters of POST /users/me/status (update-status), decoded: path, query and body fields in one object. */
+/** Parameters of POST /users/me/status (update-status), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateStatusParams = NonNullable<operations["update-status"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /users/me/status (update-status). */
 export type UpdateStatusResponse = operations["update-status"]["responses"][200]["content"]["application/json"];
-/** Parameters of PATCH /users/{user_id} (update-user), decoded: path, query and body fields in one object. */
+/** Parameters of PATCH /users/{user_id} (update-user), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateUserParams = operations["update-user"]["parameters"]["path"] & NonNullable<operations["update-user"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of PATCH /users/{user_id} (update-user). */
 export type UpdateUserResponse = operations["update-user"]["responses"][200]["content"]["application/json"];

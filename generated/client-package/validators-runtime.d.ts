@@ -11,6 +11,10 @@ export interface RawRequest {
     query: Record<string, string | string[]>;
     /** Form or multipart text fields. */
     body: Record<string, string | string[]>;
+    /** Request headers by lower-case name, as Node gives them (`IncomingMessage.headers`). */
+    headers?: Record<string, string | string[] | undefined>;
+    /** Cookies of the `Cookie` header by name, values percent-decoded; a cookie sent more than once arrives as an array. */
+    cookies?: Record<string, string | string[]>;
     files?: {
         field: string;
         filename: string;
@@ -93,14 +97,64 @@ export declare function parseNumber(text: string): number | string;
 export declare function repeatedElements(texts: string[], kind: 'string' | 'integer' | 'number' | 'boolean' | 'json'): unknown[];
 /** The one file sent in field `name`, or how many there were when not exactly one. */
 export declare function singleFile(raw: RawRequest, name: string): DecodedFile | number;
-/** Names in the body, query string or files that the operation does not take, sorted and deduplicated. */
-export declare function unsupportedParameters(raw: RawRequest, known: ReadonlySet<string>): string[];
+/**
+ * Names in the body, query string or files that the operation does not take,
+ * sorted and deduplicated. `deep` lists the names of `deepObject` parameters,
+ * whose fields arrive as `name[key]`.
+ */
+export declare function unsupportedParameters(raw: RawRequest, known: ReadonlySet<string>, deep?: readonly string[]): string[];
+/** Scalar kinds a plain value may decode to, as bits: what its schema (or union of schemas) accepts. */
+export declare const SCALAR_BOOLEAN = 1;
+export declare const SCALAR_INTEGER = 2;
+export declare const SCALAR_NUMBER = 4;
+export declare const SCALAR_NULL = 8;
+export declare const SCALAR_STRING = 16;
+/**
+ * Text to the first scalar of the allowed kinds it reads as: `true`/`false`,
+ * then an integer, then a number, then `null` (from empty text or `null`, when
+ * no string is allowed); otherwise the text itself, which the schema's checks
+ * then accept as a string or reject.
+ */
+export declare function parseScalar(text: string, kinds: number): unknown;
+/** Each text of a list as `parseScalar` reads it. */
+export declare function scalarList(texts: readonly string[], kinds: number): unknown[];
+/** `a,b,c` split at `separator`; empty text is the empty list. */
+export declare function splitText(text: string, separator: string): string[];
+/** A header's comma list (`simple` style), each element without the spaces around it. */
+export declare function headerList(text: string): string[];
+/** `label` style: `.5` is `5`; undefined when the leading dot is missing. */
+export declare function labelValue(text: string): string | undefined;
+/** `label` style lists: `.a.b.c` (exploded) or `.a,b,c`. */
+export declare function labelList(text: string, explode: boolean): string[] | undefined;
+/** `matrix` style: `;id=5` is `5` and `;id` is empty text; undefined when the text names another parameter. */
+export declare function matrixValue(text: string, name: string): string | undefined;
+/** `matrix` style lists: `;id=1;id=2` (exploded) or `;id=1,2`. */
+export declare function matrixList(text: string, name: string, explode: boolean): string[] | undefined;
+/** Exploded `matrix` objects: `;R=100;G=200` as `R=100`, `G=200`. */
+export declare function matrixAssignments(text: string): string[] | undefined;
+type Fields = Record<string, string | string[]>;
+/** Objects written as a flat list of keys and values (`R,100,G,200`); undefined when a key lacks its value. */
+export declare function pairFields(list: readonly string[]): Fields | undefined;
+/** Objects written as assignments (`R=100`, `G=200`); undefined when one lacks its `=`. */
+export declare function assignedFields(list: readonly string[]): Fields | undefined;
+/** Exploded `form` objects: each listed property is its own field of `source`; undefined when none is there. */
+export declare function explodedFields(source: Fields | undefined, names: readonly string[]): Fields | undefined;
+/** `deepObject` objects: fields `name[key]`; undefined when there is none. */
+export declare function deepObjectFields(source: Fields, name: string): Fields | undefined;
+/**
+ * The text fields of an object parameter as values: each listed property by
+ * its own scalar kinds (`kinds`), any other by `rest`. A field given more
+ * than once stays a list of texts, which the object's checks reject.
+ */
+export declare function decodeFields(fields: Fields, kinds: ReadonlyMap<string, number>, rest: number): Record<string, unknown>;
 type DecodeFailure = {
     ok: false;
     error: DecodeError;
 };
 export declare function missing(parameter: string): DecodeFailure;
 export declare function repeated(parameter: string): DecodeFailure;
+/** A plain value not written in its parameter's style (`label` without its dot, an odd key/value list). */
+export declare function invalidStyle(parameter: string, style: string): DecodeFailure;
 export declare function invalidJson(parameter: string): DecodeFailure;
 export declare function wrongFileCount(parameter: string, count: number): DecodeFailure;
 /** A failed check on a parameter; `path` locates the value inside it (`""` for the parameter itself). */

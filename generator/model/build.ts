@@ -9,8 +9,9 @@ import { compareStrings, deriveNames } from './names.js';
 import { versionNotes } from './notes.js';
 import { buildParameters } from './parameters.js';
 import { buildErrorCodes, buildResponses } from './responses.js';
+import { buildSecuritySchemes, needsAuth, operationSecurity } from './security.js';
 import { SchemaConverter } from './schema.js';
-import type { ApiModel, HttpMethod, NamedSchema, Operation, Schema } from './types.js';
+import type { ApiModel, HttpMethod, NamedSchema, Operation, Schema, SecuritySchemeModel } from './types.js';
 
 /** Method order within one path. */
 const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
@@ -21,7 +22,8 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
   const doc = loaded.document;
   const schemas = new SchemaConverter(ctx);
   const info = ctx.record(doc, 'info', 'the info object');
-  const base = basePath(ctx, doc);
+  const base = basePath(ctx, doc, doc.servers);
+  const securitySchemes = buildSecuritySchemes(ctx, doc);
 
   const componentSchemas = isRecord(doc.components) && isRecord(doc.components.schemas) ? doc.components.schemas : {};
   const schemaNames = deriveNames(Object.keys(componentSchemas));
@@ -35,7 +37,7 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
     description: ctx.text(info, 'description'),
     basePath: base,
     maxFeatureLevel: maxFeatureLevel(doc),
-    operations: buildOperations(ctx, schemas, doc, base),
+    operations: buildOperations(ctx, schemas, doc, base, securitySchemes),
     schemas: named,
     errors: buildErrorCodes(ctx, schemas),
     tags: (Array.isArray(doc.tags) ? doc.tags : []).filter(isRecord).map((tag) => ({
@@ -44,7 +46,7 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
     })),
     unspecified: [info, doc].flatMap((node) => versionNotes(node).unspecified),
     openapi: doc,
-    securitySchemes: [],
+    securitySchemes,
     conventions: { successEnvelope: false, bodyCodedErrors: false, featureLevels: false },
   };
   model.conventions = {
@@ -63,7 +65,13 @@ function hasEnvelope(schemas: SchemaConverter, schema: Schema): boolean {
   return ['result', 'msg'].every((name) => resolved.properties.some((p) => p.name === name && p.required));
 }
 
-function buildOperations(ctx: BuildContext, schemas: SchemaConverter, doc: RawNode, base: string): Operation[] {
+function buildOperations(
+  ctx: BuildContext,
+  schemas: SchemaConverter,
+  doc: RawNode,
+  base: string,
+  securitySchemes: readonly SecuritySchemeModel[],
+): Operation[] {
   const paths = doc.paths === undefined ? {} : ctx.record(doc, 'paths', 'a map of paths');
   const found: { path: string; method: HttpMethod; node: RawNode; item: RawNode }[] = [];
   for (const [path, raw] of Object.entries(paths)) {
@@ -82,7 +90,6 @@ function buildOperations(ctx: BuildContext, schemas: SchemaConverter, doc: RawNo
   found.sort((a, b) => compareStrings(a.path, b.path) || METHODS.indexOf(a.method) - METHODS.indexOf(b.method));
   const ids = operationIds(found);
   const names = deriveNames(ids);
-  const rootAuth = Array.isArray(doc.security) && doc.security.length > 0;
 
   return found.map(({ path, method, node, item }, index): Operation => {
     const id = ids[index]!;
@@ -95,11 +102,8 @@ function buildOperations(ctx: BuildContext, schemas: SchemaConverter, doc: RawNo
       const { requestBody: _ignored, ...rest } = node;
       operation = rest;
     }
-    for (const owner of [item, node]) {
-      if (owner.servers !== undefined && !sameServers(owner.servers, doc.servers)) {
-        ctx.warn(owner, 'servers', 'servers other than the document\'s are not applied: the operation is called on the first document server');
-      }
-    }
+    const servers = operationServers(ctx, doc, item, node, base);
+    const security = operationSecurity(ctx, doc, node, securitySchemes);
     const input = buildParameters(ctx, schemas, operation, item, path);
     const { success, errors } = buildResponses(ctx, schemas, node);
     const tags = node.tags ?? [];
@@ -112,10 +116,9 @@ function buildOperations(ctx: BuildContext, schemas: SchemaConverter, doc: RawNo
       summary: ctx.text(node, 'summary'),
       description: ctx.text(node, 'description'),
       tags: tags as string[],
-      auth: Array.isArray(node.security) ? node.security.length > 0 : rootAuth,
-      // Filled from the security schemes by the security model; until then, Basic for authenticated operations.
-      security: (Array.isArray(node.security) ? node.security.length > 0 : rootAuth) ? [['basicAuth']] : [],
-      basePath: base,
+      auth: needsAuth(security),
+      security,
+      ...servers,
       parameters: input.parameters,
       body: input.body,
       ...(input.requestBody ? { requestBody: input.requestBody } : {}),
@@ -159,14 +162,47 @@ function sameServers(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * Where an operation is sent: the operation's own `servers`, else its path
+ * item's, else the document's. `basePath` is the first such server's path;
+ * `servers` (absolute URLs, variables at their defaults) only when they
+ * differ from the document's.
+ */
+function operationServers(
+  ctx: BuildContext,
+  doc: RawNode,
+  item: RawNode,
+  node: RawNode,
+  base: string,
+): Pick<Operation, 'basePath' | 'servers'> {
+  const owner = [node, item].find((o) => Array.isArray(o.servers) && o.servers.length > 0);
+  if (owner === undefined || sameServers(owner.servers, doc.servers)) return { basePath: base };
+  const servers = owner.servers as unknown[];
+  const urls = servers.map((server, i) => {
+    if (!isRecord(server) || typeof server.url !== 'string') ctx.fail(servers, String(i), 'a server needs a `url`');
+    return serverUrl(server);
+  });
+  return { basePath: basePath(ctx, owner, servers), servers: urls };
+}
+
+/** A server's URL with every variable at its default, without a trailing slash. */
+function serverUrl(server: RawNode): string {
+  const variables = isRecord(server.variables) ? server.variables : {};
+  const url = (server.url as string).replace(/\{([^}]*)\}/g, (whole, name: string) => {
+    const variable = variables[name];
+    return isRecord(variable) && typeof variable.default === 'string' ? variable.default : whole;
+  });
+  return url.length > 1 ? url.replace(/\/+$/, '') : url;
+}
+
+/**
  * The path part of the first server URL, server variables replaced by their
  * defaults: `{base_url}/api/v1` and `https://host/api/v1` give `/api/v1`,
  * `https://api.example.com` and `/` give the empty path.
  */
-function basePath(ctx: BuildContext, doc: RawNode): string {
-  const server = Array.isArray(doc.servers) ? doc.servers[0] : undefined;
+function basePath(ctx: BuildContext, owner: RawNode, servers: unknown): string {
+  const server = Array.isArray(servers) ? servers[0] : undefined;
   if (server === undefined) return '';
-  if (!isRecord(server) || typeof server.url !== 'string') ctx.fail(doc, 'servers', 'the first server needs a `url`');
+  if (!isRecord(server) || typeof server.url !== 'string') ctx.fail(owner, 'servers', 'the first server needs a `url`');
   const variables = isRecord(server.variables) ? server.variables : {};
   // A leading variable stands for the scheme and host (`{base_url}/api/v1`); the others take their defaults.
   let url = server.url.replace(/^\{[^}]*\}/, '');

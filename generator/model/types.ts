@@ -218,6 +218,12 @@ export interface BodyContent {
 export interface Parameter extends VersionNotes {
   /** Name on the wire. */
   name: string;
+  /**
+   * Key in the operation's params object when it is not `name`: set only
+   * when another parameter of the operation has the same name (a query `id`
+   * and a header `id`), to `<location>_<name>` (numbered if that is taken).
+   */
+  key?: string;
   /** Safe identifier for use as a property key in generated code (quoted if needed). */
   names: Names;
   location: ParameterLocation;

@@ -181,7 +181,7 @@ describe('the teamchat CLI', () => {
     const root = project('malformed/header-param');
     const bad = await cli(root, ['generate', '--only', 'types']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr.split('\n')[0]).toMatch(/^spec\/openapi\.yaml:10: parameter `X-Token` is `in: header`/);
+    expect(bad.stderr.split('\n')[0]).toMatch(/^spec\/openapi\.yaml:10: parameter `X-Token` is `in: header`, whose style is `simple` \(found `form`\)/);
     cpSync(join(FIXTURES, 'basic'), join(root, 'spec'), { recursive: true, force: true });
     const unknown = await cli(root, ['generate', '--only', 'typez']);
     expect(unknown.code).toBe(2);

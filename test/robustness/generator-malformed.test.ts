@@ -47,9 +47,10 @@ const cases: [fixture: string, want: Want][] = [
   ['malformed/error-code-lowercase', { file: 'spec/openapi.yaml', line: 25, message: '`x-error-code` must be an UPPER_SNAKE_CASE code' }],
   ['malformed/required-not-list', { file: 'spec/components/schemas/Thing.yaml', line: 2, message: '`required` must be a list of property names' }],
   ['malformed/parameter-without-in', { file: 'spec/paths/things.yaml', line: 4, message: 'parameter `limit`' }],
+  // Parameters in a style their location does not have.
+  ['generator/malformed/header-param', { file: 'spec/openapi.yaml', line: 10, message: 'parameter `X-Token` is `in: header`, whose style is `simple` (found `form`)' }],
+  ['malformed/header-param-component', { file: 'spec/components/parameters/Token.yaml', line: 2, message: 'parameter `X-Token` is `in: header`, whose style is `simple` (found `matrix`)' }],
   // Constructs the model cannot carry.
-  ['generator/malformed/header-param', { file: 'spec/openapi.yaml', line: 10, message: 'parameter `X-Token` is `in: header`' }],
-  ['malformed/header-param-component', { file: 'spec/components/parameters/Token.yaml', line: 2, message: 'parameter `X-Token` is `in: header`' }],
   ['generator/malformed/body-without-media-type', { file: 'spec/openapi.yaml', line: 9, message: 'a request body needs at least one media type' }],
   ['generator/malformed/encoding-unknown-field', { file: 'spec/openapi.yaml', line: 19, message: 'encoding names unknown property `idz`' }],
 ];

@@ -77,7 +77,7 @@ function operationAliases(operation: Operation, markers: boolean): string {
   const op = `operations[${JSON.stringify(operation.id)}]`;
   const where = docText(`${operation.method.toUpperCase()} ${operation.path} (${operation.id})`);
   return [
-    `/** Parameters of ${where}, decoded: path, query and body fields in one object. */`,
+    `/** Parameters of ${where}, decoded: path, query, header, cookie and body fields in one object. */`,
     `export type ${operation.names.pascal}Params = ${write(paramsType(operation, op))};`,
     `/** Success body of ${where}. */`,
     `export type ${operation.names.pascal}Response = ${read(`${op}["responses"][200]["content"]["application/json"]`)};`,
@@ -86,20 +86,41 @@ function operationAliases(operation: Operation, markers: boolean): string {
 
 function paramsType(operation: Operation, op: string): string {
   const parts: string[] = [];
-  const has = (location: string): boolean => operation.parameters.some((p) => p.location === location);
-  if (has('path')) parts.push(`${op}["parameters"]["path"]`);
-  if (has('query')) parts.push(`NonNullable<${op}["parameters"]["query"]>`);
-  if (has('body')) {
+  const located = (location: string) => operation.parameters.filter((p) => p.location === location);
+  /**
+   * One location's part: openapi-typescript's type of it, keeping only the
+   * parameters the model has (header parameters such as `Accept` are not
+   * parameters) and renaming those keyed apart (`query_id`).
+   */
+  const part = (base: string, params: Operation['parameters'], pickAll: boolean): void => {
+    const plain = params.filter((p) => p.key === undefined).map((p) => JSON.stringify(p.name));
+    const keyed = params.filter((p) => p.key !== undefined);
+    if (keyed.length === 0 && !pickAll) parts.push(base);
+    else if (plain.length > 0) parts.push(`Pick<${base}, ${plain.join(' | ')}>`);
+    if (keyed.length > 0) {
+      parts.push(`{ ${keyed.map((p) => `${propertyKey(p.key!)}${p.required ? '' : '?'}: ${base}[${JSON.stringify(p.name)}]`).join('; ')} }`);
+    }
+  };
+  const path = located('path');
+  if (path.length > 0) part(`${op}["parameters"]["path"]`, path, false);
+  for (const location of ['query', 'header', 'cookie']) {
+    const params = located(location);
+    if (params.length > 0) part(`NonNullable<${op}["parameters"][${JSON.stringify(location)}]>`, params, location === 'header');
+  }
+  const fields = located('body');
+  if (fields.length > 0) {
     const mediaType = operation.body === 'multipart' ? MULTIPART : FORM;
     const body = `NonNullable<${op}["requestBody"]>["content"][${JSON.stringify(mediaType)}]`;
-    const files = operation.parameters.filter((p) => p.encoding === 'file');
-    if (files.length === 0) {
-      parts.push(body);
-    } else {
+    const files = fields.filter((p) => p.encoding === 'file');
+    const keyed = fields.filter((p) => p.key !== undefined && p.encoding !== 'file');
+    const omitted = [...files, ...keyed].map((p) => JSON.stringify(p.name));
+    parts.push(omitted.length === 0 ? body : `Omit<${body}, ${omitted.join(' | ')}>`);
+    if (keyed.length > 0) {
+      parts.push(`{ ${keyed.map((p) => `${propertyKey(p.key!)}${p.required ? '' : '?'}: ${body}[${JSON.stringify(p.name)}]`).join('; ')} }`);
+    }
+    if (files.length > 0) {
       // openapi-typescript types a binary part as `string`; callers pass file contents.
-      const omitted = files.map((p) => JSON.stringify(p.name)).join(' | ');
-      const fields = files.map((p) => `${propertyKey(p.name)}${p.required ? '' : '?'}: UploadFile`).join('; ');
-      parts.push(`Omit<${body}, ${omitted}>`, `{ ${fields} }`);
+      parts.push(`{ ${files.map((p) => `${propertyKey(p.key ?? p.name)}${p.required ? '' : '?'}: UploadFile`).join('; ')} }`);
     }
   }
   return parts.length === 0 ? 'Record<string, never>' : parts.join(' & ');
@@ -119,16 +140,17 @@ function docText(text: string): string {
  * - An object with named properties and a schema for other keys becomes an
  *   index signature every named property must also satisfy; widening that
  *   signature to the union of all value types keeps valid bodies assignable.
- * - A parameter sent as JSON text (`content: application/json`) is typed as
- *   its decoded schema, since `<Pascal>Params` holds decoded values.
+ * - A parameter described by `content` (JSON text, or another media type)
+ *   is typed as its decoded schema, since `<Pascal>Params` holds decoded values.
  */
 function prepare(document: Record<string, unknown>): void {
   walkDocument(document, {
     keywords(node) {
       if ('discriminator' in node && (Array.isArray(node.oneOf) || Array.isArray(node.anyOf))) delete node.discriminator;
-      const json = (node.in === 'path' || node.in === 'query') && isObject(node.content) ? node.content['application/json'] : undefined;
-      if (isObject(json) && json.schema !== undefined) {
-        node.schema = json.schema;
+      const content = typeof node.in === 'string' && isObject(node.content) ? Object.values(node.content) : [];
+      const json = content.length === 1 ? content[0] : undefined;
+      if (isObject(json)) {
+        node.schema = json.schema ?? {};
         delete node.content;
       }
       const { properties, additionalProperties } = node;

@@ -3,6 +3,7 @@ import { commentText, ifBlock, indent, isInheritedName, listLiteral, literal } f
 import { emitCheck } from './checks/dispatch.js';
 import { Scope, type EmitContext } from './context.js';
 import { decodeSink } from './sink.js';
+import { plainShape } from '../../model/parameters.js';
 
 type PlainKind = 'string' | 'integer' | 'number' | 'boolean';
 
@@ -10,35 +11,55 @@ type PlainKind = 'string' | 'integer' | 'number' | 'boolean';
 export function decoderBody(operation: Operation, ctx: EmitContext): string[] {
   const scope = new Scope();
   const lines = ['const value: Record<string, unknown> = {};'];
+  // A query parameter also reads a form body field of its name, unless a body field has that name itself.
+  const bodyNames = new Set(operation.parameters.filter((p) => p.location === 'body').map((p) => p.name));
   for (const parameter of operation.parameters) {
+    const style = styleNote(parameter, ctx);
     lines.push(
-      `// ${commentText(`${parameter.name}: ${parameter.location}, ${parameter.encoding}${parameter.required ? ', required' : ''}`)}`,
+      `// ${commentText(`${parameter.name}: ${parameter.location}, ${parameter.encoding}${style}${parameter.required ? ', required' : ''}`)}`,
       '{',
-      ...indent(parameterLines(parameter, ctx, scope)),
+      ...indent(parameterLines(parameter, ctx, scope, bodyNames)),
       '}',
     );
   }
-  const known = ctx.constant('PARAMETERS', `new Set<string>(${listLiteral(operation.parameters.map((p) => p.name))})`);
+  // Query fields the operation reads besides its parameters' names: the properties of exploded form objects.
+  const known = new Set(operation.parameters.map((p) => p.name));
+  const deep: string[] = [];
+  for (const parameter of operation.parameters) {
+    if (parameter.location !== 'query' || parameter.encoding !== 'plain') continue;
+    if (parameter.style === 'deepObject') deep.push(parameter.name);
+    else if (objectExploded(parameter, ctx)) for (const property of objectProperties(parameter, ctx)) known.add(property);
+  }
+  const knownSet = ctx.constant('PARAMETERS', `new Set<string>(${listLiteral([...known])})`);
+  const deepList = deep.length === 0 ? '' : `, ${ctx.constant('DEEP', listLiteral(deep))}`;
   lines.push(
-    `return { ok: true, value: value as unknown as ${operation.names.pascal}Params, unsupported: unsupportedParameters(raw, ${known}) };`,
+    `return { ok: true, value: value as unknown as ${operation.names.pascal}Params, unsupported: unsupportedParameters(raw, ${knownSet}${deepList}) };`,
   );
   return lines;
 }
 
-function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope): string[] {
+/** The style, in the comment above a parameter's lines, where it changes how the text reads. */
+function styleNote(parameter: Parameter, ctx: EmitContext): string {
+  if (parameter.encoding !== 'plain' || parameter.style === undefined) return '';
+  if (plainShape(ctx, parameter.schema) === 'scalar' && parameter.style !== 'label' && parameter.style !== 'matrix') return '';
+  return `, ${parameter.style}${parameter.explode === true ? ' exploded' : ''}`;
+}
+
+function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope, bodyNames: ReadonlySet<string>): string[] {
   const name = literal(parameter.name);
+  const key = parameter.key ?? parameter.name;
   if (parameter.encoding === 'file') {
     const found = [`const x = singleFile(raw, ${name});`];
     return parameter.required
-      ? [...found, `if (typeof x === "number") return wrongFileCount(${name}, x);`, assign(parameter.name, 'x')]
-      : [...found, `if (typeof x !== "number") ${assign(parameter.name, 'x')}`, `else if (x > 1) return wrongFileCount(${name}, x);`];
+      ? [...found, `if (typeof x === "number") return wrongFileCount(${name}, x);`, assign(key, 'x')]
+      : [...found, `if (typeof x !== "number") ${assign(key, 'x')}`, `else if (x > 1) return wrongFileCount(${name}, x);`];
   }
 
-  const present = [...decodeLines(parameter, ctx, scope), assign(parameter.name, 'x')];
-  const lookup = `const w = ${wireValue(parameter)};`;
+  const present = [...decodeLines(parameter, ctx, scope), assign(key, 'x')];
+  const lookup = `const w = ${wireValue(parameter, ctx, bodyNames)};`;
   if (parameter.required) return [lookup, `if (w === undefined) return missing(${name});`, ...present];
   if (parameter.default !== undefined) {
-    return [lookup, ...ifBlock('w === undefined', [assign(parameter.name, literal(parameter.default))], present)];
+    return [lookup, ...ifBlock('w === undefined', [assign(key, literal(parameter.default))], present)];
   }
   return [lookup, ...ifBlock('w !== undefined', present)];
 }
@@ -69,33 +90,136 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
     ];
   }
 
-  const kind = plainKind(resolved);
-  if (kind === undefined) {
+  const shape = plainShape(ctx, parameter.schema);
+  if (shape === undefined) {
     throw new Error(
       `parameter "${parameter.name}" (${parameter.source.file}) is sent as plain text but its schema is ${resolved.kind}; ` +
-        'only strings, integers, numbers and booleans travel as plain text',
+        'only scalars, lists of scalars and objects of scalars travel as plain text',
     );
   }
+  if (shape === 'array') return [...listLines(parameter, ctx), ...check(false)];
+  if (shape === 'object') return [...objectLines(parameter, ctx), ...check(false)];
+
   const lines = [`if (typeof w !== "string") return repeated(${name});`];
+  let text = 'w';
+  if (parameter.style === 'label' || parameter.style === 'matrix') {
+    text = 't';
+    lines.push(
+      parameter.style === 'label' ? 'const t = labelValue(w);' : `const t = matrixValue(w, ${name});`,
+      `if (t === undefined) return invalidStyle(${name}, ${literal(parameter.style)});`,
+    );
+  }
+  const kind = plainKind(resolved);
   switch (kind) {
     case 'string':
-      lines.push('const x = w;');
+      lines.push(`const x = ${text};`);
       break;
     case 'integer':
     case 'number':
       lines.push(
-        `const x = ${kind === 'integer' ? 'parseInteger' : 'parseNumber'}(w);`,
+        `const x = ${kind === 'integer' ? 'parseInteger' : 'parseNumber'}(${text});`,
         `if (typeof x === "string") return invalid(${name}, "type", "", x);`,
       );
       break;
     case 'boolean':
       lines.push(
-        'const x = w === "true" ? true : w === "false" ? false : undefined;',
+        `const x = ${text} === "true" ? true : ${text} === "false" ? false : undefined;`,
         `if (x === undefined) return invalid(${name}, "type", "", "must be true or false");`,
       );
       break;
+    case undefined:
+      // A union of scalars, or any value: the first kind the text reads as.
+      lines.push(`const x = parseScalar(${text}, ${scalarKinds(resolved, ctx)});`);
+      return [...lines, ...check(false)];
   }
   return [...lines, ...check('exact')];
+}
+
+/** Whether the list's wire form is one field per element (`ids=1&ids=2`). */
+function repeatsField(parameter: Parameter): boolean {
+  return (parameter.location === 'query' || parameter.location === 'cookie') && parameter.explode === true && parameter.style !== 'deepObject';
+}
+
+/** `w` (a plain list parameter's text) to its elements `l`, then to the decoded list `x`. */
+function listLines(parameter: Parameter, ctx: EmitContext): string[] {
+  const name = literal(parameter.name);
+  const resolved = ctx.resolve(parameter.schema);
+  const items = resolved.kind === 'array' && resolved.items !== undefined ? scalarKinds(ctx.resolve(resolved.items), ctx) : 'SCALAR_STRING';
+  const decode = `const x = scalarList(l, ${items});`;
+  if (repeatsField(parameter)) return ['const l = typeof w === "string" ? [w] : w;', decode];
+  const lines = [`if (typeof w !== "string") return repeated(${name});`];
+  const styled = (expr: string): string[] => [`const l = ${expr};`, `if (l === undefined) return invalidStyle(${name}, ${literal(parameter.style)});`];
+  switch (parameter.style) {
+    case 'label':
+      lines.push(...styled(`labelList(w, ${parameter.explode === true})`));
+      break;
+    case 'matrix':
+      lines.push(...styled(`matrixList(w, ${name}, ${parameter.explode === true})`));
+      break;
+    case 'spaceDelimited':
+      lines.push('const l = splitText(w, " ");');
+      break;
+    case 'pipeDelimited':
+      lines.push('const l = splitText(w, "|");');
+      break;
+    default:
+      lines.push(parameter.location === 'header' ? 'const l = headerList(w);' : 'const l = splitText(w, ",");');
+  }
+  return [...lines, decode];
+}
+
+/** Whether an object parameter's properties are separate query fields or cookies (exploded `form`). */
+function objectExploded(parameter: Parameter, ctx: EmitContext): boolean {
+  return repeatsField(parameter) && plainShape(ctx, parameter.schema) === 'object';
+}
+
+function objectProperties(parameter: Parameter, ctx: EmitContext): string[] {
+  const resolved = ctx.resolve(parameter.schema);
+  return resolved.kind === 'object' ? resolved.properties.map((p) => p.name) : [];
+}
+
+/** `w` (a plain object parameter's text, or its fields) to the decoded object `x`. */
+function objectLines(parameter: Parameter, ctx: EmitContext): string[] {
+  const name = literal(parameter.name);
+  const resolved = ctx.resolve(parameter.schema);
+  if (resolved.kind !== 'object') throw new Error(`parameter "${parameter.name}" is not an object`);
+  const entries = resolved.properties.map((p) => `[${literal(p.name)}, ${scalarKinds(ctx.resolve(p.schema), ctx)}]`);
+  const table = entries.length === 0 ? 'new Map<string, number>()' : `new Map<string, number>([${entries.join(', ')}])`;
+  const fieldKinds = ctx.constant('FIELDS', table);
+  const rest = typeof resolved.additionalProperties === 'boolean' ? 'SCALAR_STRING' : scalarKinds(ctx.resolve(resolved.additionalProperties), ctx);
+  const decode = `const x = decodeFields(f, ${fieldKinds}, ${rest});`;
+  if (parameter.style === 'deepObject' || objectExploded(parameter, ctx)) {
+    // `w` already holds the fields (see `wireValue`).
+    return ['const f = w;', decode];
+  }
+  const lines = [`if (typeof w !== "string") return repeated(${name});`];
+  const explode = parameter.explode === true;
+  let list: string;
+  switch (parameter.style) {
+    case 'label':
+      list = `labelList(w, ${explode})`;
+      break;
+    case 'matrix':
+      list = explode ? 'matrixAssignments(w)' : `matrixList(w, ${name}, false)`;
+      break;
+    case 'spaceDelimited':
+      list = 'splitText(w, " ")';
+      break;
+    case 'pipeDelimited':
+      list = 'splitText(w, "|")';
+      break;
+    default:
+      list = parameter.location === 'header' ? 'headerList(w)' : 'splitText(w, ",")';
+  }
+  const pairs = explode && (parameter.style === 'simple' || parameter.style === 'label' || parameter.style === 'matrix') ? 'assignedFields' : 'pairFields';
+  const styled = parameter.style === 'label' || parameter.style === 'matrix';
+  lines.push(
+    `const l = ${list};`,
+    styled ? `const f = l === undefined ? undefined : ${pairs}(l);` : `const f = ${pairs}(l);`,
+    `if (f === undefined) return invalidStyle(${name}, ${literal(parameter.style)});`,
+    decode,
+  );
+  return lines;
 }
 
 function plainKind(schema: Schema): PlainKind | undefined {
@@ -110,6 +234,52 @@ function plainKind(schema: Schema): PlainKind | undefined {
   }
 }
 
+/** The `SCALAR_*` bits of the scalar kinds a (scalar or union of scalars) schema accepts, as code. */
+function scalarKinds(schema: Schema, ctx: EmitContext): string {
+  const bits = new Set<string>();
+  const visit = (node: Schema, depth: number): void => {
+    const resolved = ctx.resolve(node);
+    switch (resolved.kind) {
+      case 'string':
+        bits.add('SCALAR_STRING');
+        break;
+      case 'integer':
+        bits.add('SCALAR_INTEGER');
+        break;
+      case 'number':
+        bits.add('SCALAR_NUMBER');
+        break;
+      case 'boolean':
+        bits.add('SCALAR_BOOLEAN');
+        break;
+      case 'null':
+        bits.add('SCALAR_NULL');
+        break;
+      case 'union':
+        if (depth < 4) for (const variant of resolved.variants) visit(variant, depth + 1);
+        break;
+      case 'any':
+        if (resolved.enum === undefined && resolved.const === undefined) {
+          bits.add('SCALAR_STRING');
+          break;
+        }
+        for (const value of resolved.enum ?? [resolved.const]) {
+          if (value === null) bits.add('SCALAR_NULL');
+          else if (typeof value === 'boolean') bits.add('SCALAR_BOOLEAN');
+          else if (typeof value === 'number') bits.add(Number.isInteger(value) ? 'SCALAR_INTEGER' : 'SCALAR_NUMBER');
+          else bits.add('SCALAR_STRING');
+        }
+        break;
+      default:
+        bits.add('SCALAR_STRING');
+    }
+  };
+  visit(schema, 0);
+  const order = ['SCALAR_BOOLEAN', 'SCALAR_INTEGER', 'SCALAR_NUMBER', 'SCALAR_NULL', 'SCALAR_STRING'];
+  const list = order.filter((bit) => bits.has(bit));
+  return list.length === 0 ? 'SCALAR_STRING' : list.join(' | ');
+}
+
 function elementKind(schema: Schema, ctx: EmitContext): PlainKind | 'json' {
   return plainKind(ctx.resolve(schema)) ?? 'json';
 }
@@ -122,13 +292,35 @@ function assign(name: string, expr: string): string {
 }
 
 /**
- * Where a parameter's text is read: path parameters from the path, the rest
- * from the form body, then the query string. Each read uses a constant key,
- * so it stays a fast monomorphic property load.
+ * Where a parameter's text is read: path parameters from the path, query
+ * parameters from the form body, then the query string (unless a body field
+ * has the same name), headers by lower-case name, cookies by name; exploded
+ * form objects and `deepObject` objects as their fields. Each read uses a
+ * constant key, so it stays a fast monomorphic property load.
  */
-function wireValue(parameter: Parameter): string {
-  const key = literal(parameter.name);
+function wireValue(parameter: Parameter, ctx: EmitContext, bodyNames: ReadonlySet<string>): string {
+  const wire = parameter.location === 'header' ? parameter.name.toLowerCase() : parameter.name;
+  const key = literal(wire);
   // Names like `constructor` would otherwise be found on Object.prototype.
-  const read = (source: string) => (isInheritedName(parameter.name) ? `ownField(${source}, ${key})` : `${source}[${key}]`);
-  return parameter.location === 'path' ? read('raw.path') : `${read('raw.body')} ?? ${read('raw.query')}`;
+  const read = (source: string, optional = false) =>
+    isInheritedName(wire) ? `ownField(${optional ? `${source} ?? {}` : source}, ${key})` : `${source}${optional ? '?.' : ''}[${key}]`;
+  if (parameter.encoding === 'plain') {
+    if (parameter.style === 'deepObject') return `deepObjectFields(raw.query, ${key})`;
+    if (objectExploded(parameter, ctx)) {
+      const names = ctx.constant('NAMES', listLiteral(objectProperties(parameter, ctx)));
+      return `explodedFields(${parameter.location === 'cookie' ? 'raw.cookies' : 'raw.query'}, ${names})`;
+    }
+  }
+  switch (parameter.location) {
+    case 'path':
+      return read('raw.path');
+    case 'header':
+      return read('raw.headers', true);
+    case 'cookie':
+      return read('raw.cookies', true);
+    case 'query':
+      return bodyNames.has(parameter.name) ? read('raw.query') : `${read('raw.body')} ?? ${read('raw.query')}`;
+    default:
+      return `${read('raw.body')} ?? ${read('raw.query')}`;
+  }
 }
