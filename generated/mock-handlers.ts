@@ -2,7 +2,11 @@
 // change the spec or the templates and regenerate with `npm run generate`.
 import { type Handlers } from './server.js';
 
-/** Handlers answering every operation with the first success example of the spec, whatever the parameters. */
+/**
+ * Handlers answering every operation with its primary success response,
+ * whatever the parameters: the first example of the spec (else a value made
+ * from the schema), its status, media type and required headers.
+ */
 export const mockHandlers: Handlers<unknown> = {
   createVideoCall: async () => ({
     url: 'https://meet.example.com/lakeside-3f9a2c',

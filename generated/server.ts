@@ -2,16 +2,22 @@
 // change the spec or the templates and regenerate with `npm run generate`.
 import type { FastifyInstance } from 'fastify';
 import {
+  defineErrorFormat,
   defineErrorStatus,
   operation,
   registerOperations,
+  type ApiSettings,
   type Handler,
+  type BasicCredential,
+  type HandlerResult,
   type RegisterOptions as RuntimeRegisterOptions,
+  type Responded,
   type Route,
 } from './server-runtime.js';
 import type {
   ErrorBody,
   ErrorCode,
+  paths,
   CreateVideoCallParams,
   CreateVideoCallResponse,
   UpdateChannelFolderParams,
@@ -83,8 +89,9 @@ import {
   responseValidators,
 } from './validators.js';
 
-export { ApiError, FRAMEWORK_ERROR_STATUS, notImplemented } from './server-runtime.js';
+export { ApiError, FRAMEWORK_ERROR_STATUS, frameworkErrors, notImplemented, respond, Responded } from './server-runtime.js';
 export type {
+  ApiSettings,
   Authenticate,
   ErrorFields,
   FrameworkErrorCode,
@@ -92,6 +99,7 @@ export type {
   HandlerContext,
   HandlerResult,
   HttpMethod,
+  Respond,
   Route,
 } from './server-runtime.js';
 
@@ -115,6 +123,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/calls/videocall/create',
     auth: true,
+    security: [['basicAuth']],
   },
   updateChannelFolder: {
     operation: 'updateChannelFolder',
@@ -122,6 +131,7 @@ export const routes = {
     method: 'PATCH',
     path: '/api/v1/channel_folders/:channel_folder_id',
     auth: true,
+    security: [['basicAuth']],
   },
   fetchApiKey: {
     operation: 'fetchApiKey',
@@ -129,6 +139,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/fetch_api_key',
     auth: false,
+    security: [],
   },
   sendInvites: {
     operation: 'sendInvites',
@@ -136,6 +147,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/invites',
     auth: true,
+    security: [['basicAuth']],
   },
   markTopicAsRead: {
     operation: 'markTopicAsRead',
@@ -143,6 +155,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/mark_topic_as_read',
     auth: true,
+    security: [['basicAuth']],
   },
   updateMessageFlagsForNarrow: {
     operation: 'updateMessageFlagsForNarrow',
@@ -150,6 +163,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/messages/flags/narrow',
     auth: true,
+    security: [['basicAuth']],
   },
   getMessage: {
     operation: 'getMessage',
@@ -157,6 +171,7 @@ export const routes = {
     method: 'GET',
     path: '/api/v1/messages/:message_id',
     auth: true,
+    security: [['basicAuth']],
   },
   getMessageHistory: {
     operation: 'getMessageHistory',
@@ -164,6 +179,7 @@ export const routes = {
     method: 'GET',
     path: '/api/v1/messages/:message_id/history',
     auth: true,
+    security: [['basicAuth']],
   },
   removeReaction: {
     operation: 'removeReaction',
@@ -171,6 +187,7 @@ export const routes = {
     method: 'DELETE',
     path: '/api/v1/messages/:message_id/reactions',
     auth: true,
+    security: [['basicAuth']],
   },
   reportMessage: {
     operation: 'reportMessage',
@@ -178,6 +195,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/messages/:message_id/report',
     auth: true,
+    security: [['basicAuth']],
   },
   updateRealmDomain: {
     operation: 'updateRealmDomain',
@@ -185,6 +203,7 @@ export const routes = {
     method: 'PATCH',
     path: '/api/v1/realm/domains/:domain',
     auth: true,
+    security: [['basicAuth']],
   },
   getLinkifiers: {
     operation: 'getLinkifiers',
@@ -192,6 +211,7 @@ export const routes = {
     method: 'GET',
     path: '/api/v1/realm/linkifiers',
     auth: true,
+    security: [['basicAuth']],
   },
   addCodePlayground: {
     operation: 'addCodePlayground',
@@ -199,6 +219,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/realm/playgrounds',
     auth: true,
+    security: [['basicAuth']],
   },
   createMessageReminder: {
     operation: 'createMessageReminder',
@@ -206,6 +227,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/reminders',
     auth: true,
+    security: [['basicAuth']],
   },
   updateScheduledMessage: {
     operation: 'updateScheduledMessage',
@@ -213,6 +235,7 @@ export const routes = {
     method: 'PATCH',
     path: '/api/v1/scheduled_messages/:scheduled_message_id',
     auth: true,
+    security: [['basicAuth']],
   },
   updateStream: {
     operation: 'updateStream',
@@ -220,6 +243,7 @@ export const routes = {
     method: 'PATCH',
     path: '/api/v1/streams/:stream_id',
     auth: true,
+    security: [['basicAuth']],
   },
   updateUserGroupSubgroups: {
     operation: 'updateUserGroupSubgroups',
@@ -227,6 +251,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/user_groups/:user_group_id/subgroups',
     auth: true,
+    security: [['basicAuth']],
   },
   uploadFile: {
     operation: 'uploadFile',
@@ -234,6 +259,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/user_uploads',
     auth: true,
+    security: [['basicAuth']],
     file: 'file',
   },
   getOwnUser: {
@@ -242,6 +268,7 @@ export const routes = {
     method: 'GET',
     path: '/api/v1/users/me',
     auth: true,
+    security: [['basicAuth']],
   },
   updatePresence: {
     operation: 'updatePresence',
@@ -249,6 +276,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/users/me/presence',
     auth: true,
+    security: [['basicAuth']],
   },
   updateStatus: {
     operation: 'updateStatus',
@@ -256,6 +284,7 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/users/me/status',
     auth: true,
+    security: [['basicAuth']],
   },
   updateUser: {
     operation: 'updateUser',
@@ -263,6 +292,7 @@ export const routes = {
     method: 'PATCH',
     path: '/api/v1/users/:user_id',
     auth: true,
+    security: [['basicAuth']],
   },
 } as const satisfies { [K in keyof Handlers]: Route & { operation: K } };
 
@@ -280,6 +310,21 @@ export const errorStatus: Record<ErrorCode, number> = {
   'UNAUTHORIZED': 401,
 };
 defineErrorStatus(errorStatus);
+// Framework errors (404, 405, 413, 415, 400, 401, 500) in the document's own error schema, when it has one.
+defineErrorFormat(undefined);
+
+/** Security schemes and conventions of the document. */
+export const api: ApiSettings = {
+  title: 'Team Chat API',
+  securitySchemes: {
+    basicAuth: { kind: 'basic' },
+  },
+  successEnvelope: true,
+  formFields: true,
+};
+
+/** The credential `authenticate` receives, per security scheme of the document. */
+export type Credential = BasicCredential<'basicAuth'>;
 
 /**
  * Declares the application's user type once for every handler:
@@ -289,55 +334,230 @@ export interface ServerTypes {}
 
 export type AppUser = ServerTypes extends { user: infer U } ? U : unknown;
 
+/** Every declared response of create-video-call, as `ctx.respond(status, body, headers)` makes them. */
+export type CreateVideoCallResponded =
+  | Responded<200, paths["/calls/videocall/create"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of update-channel-folder, as `ctx.respond(status, body, headers)` makes them. */
+export type UpdateChannelFolderResponded =
+  | Responded<200, paths["/channel_folders/{channel_folder_id}"]["patch"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of fetch-api-key, as `ctx.respond(status, body, headers)` makes them. */
+export type FetchApiKeyResponded =
+  | Responded<200, paths["/fetch_api_key"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<429, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of send-invites, as `ctx.respond(status, body, headers)` makes them. */
+export type SendInvitesResponded =
+  | Responded<200, paths["/invites"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of mark-topic-as-read, as `ctx.respond(status, body, headers)` makes them. */
+export type MarkTopicAsReadResponded =
+  | Responded<200, paths["/mark_topic_as_read"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of update-message-flags-for-narrow, as `ctx.respond(status, body, headers)` makes them. */
+export type UpdateMessageFlagsForNarrowResponded =
+  | Responded<200, paths["/messages/flags/narrow"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of get-message, as `ctx.respond(status, body, headers)` makes them. */
+export type GetMessageResponded =
+  | Responded<200, paths["/messages/{message_id}"]["get"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of get-message-history, as `ctx.respond(status, body, headers)` makes them. */
+export type GetMessageHistoryResponded =
+  | Responded<200, paths["/messages/{message_id}/history"]["get"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of remove-reaction, as `ctx.respond(status, body, headers)` makes them. */
+export type RemoveReactionResponded =
+  | Responded<200, paths["/messages/{message_id}/reactions"]["delete"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of report-message, as `ctx.respond(status, body, headers)` makes them. */
+export type ReportMessageResponded =
+  | Responded<200, paths["/messages/{message_id}/report"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of update-realm-domain, as `ctx.respond(status, body, headers)` makes them. */
+export type UpdateRealmDomainResponded =
+  | Responded<200, paths["/realm/domains/{domain}"]["patch"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of get-linkifiers, as `ctx.respond(status, body, headers)` makes them. */
+export type GetLinkifiersResponded =
+  | Responded<200, paths["/realm/linkifiers"]["get"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of add-code-playground, as `ctx.respond(status, body, headers)` makes them. */
+export type AddCodePlaygroundResponded =
+  | Responded<200, paths["/realm/playgrounds"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of create-message-reminder, as `ctx.respond(status, body, headers)` makes them. */
+export type CreateMessageReminderResponded =
+  | Responded<200, paths["/reminders"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of update-scheduled-message, as `ctx.respond(status, body, headers)` makes them. */
+export type UpdateScheduledMessageResponded =
+  | Responded<200, paths["/scheduled_messages/{scheduled_message_id}"]["patch"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of update-stream, as `ctx.respond(status, body, headers)` makes them. */
+export type UpdateStreamResponded =
+  | Responded<200, paths["/streams/{stream_id}"]["patch"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of update-user-group-subgroups, as `ctx.respond(status, body, headers)` makes them. */
+export type UpdateUserGroupSubgroupsResponded =
+  | Responded<200, paths["/user_groups/{user_group_id}/subgroups"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of upload-file, as `ctx.respond(status, body, headers)` makes them. */
+export type UploadFileResponded =
+  | Responded<200, paths["/user_uploads"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<413, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of get-own-user, as `ctx.respond(status, body, headers)` makes them. */
+export type GetOwnUserResponded =
+  | Responded<200, paths["/users/me"]["get"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of update-presence, as `ctx.respond(status, body, headers)` makes them. */
+export type UpdatePresenceResponded =
+  | Responded<200, paths["/users/me/presence"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of update-status, as `ctx.respond(status, body, headers)` makes them. */
+export type UpdateStatusResponded =
+  | Responded<200, paths["/users/me/status"]["post"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
+/** Every declared response of update-user, as `ctx.respond(status, body, headers)` makes them. */
+export type UpdateUserResponded =
+  | Responded<200, paths["/users/{user_id}"]["patch"]["responses"][200]["content"]["application/json"], undefined>
+  | Responded<400, undefined, undefined>
+  | Responded<401, undefined, undefined>
+  | Responded<405, undefined, undefined>
+  | Responded<500, undefined, undefined>;
+
 /** One handler per operation. */
 export interface Handlers<User = AppUser> {
   /** POST /calls/videocall/create: Create a video call */
-  createVideoCall: Handler<CreateVideoCallParams, CreateVideoCallResponse, User>;
+  createVideoCall: Handler<CreateVideoCallParams, HandlerResult<CreateVideoCallResponse>, User, CreateVideoCallResponded>;
   /** PATCH /channel_folders/{channel_folder_id}: Update a channel folder */
-  updateChannelFolder: Handler<UpdateChannelFolderParams, UpdateChannelFolderResponse, User>;
+  updateChannelFolder: Handler<UpdateChannelFolderParams, HandlerResult<UpdateChannelFolderResponse>, User, UpdateChannelFolderResponded>;
   /** POST /fetch_api_key: Fetch an API key */
-  fetchApiKey: Handler<FetchApiKeyParams, FetchApiKeyResponse, undefined>;
+  fetchApiKey: Handler<FetchApiKeyParams, HandlerResult<FetchApiKeyResponse>, undefined, FetchApiKeyResponded>;
   /** POST /invites: Send invitations */
-  sendInvites: Handler<SendInvitesParams, SendInvitesResponse, User>;
+  sendInvites: Handler<SendInvitesParams, HandlerResult<SendInvitesResponse>, User, SendInvitesResponded>;
   /** POST /mark_topic_as_read: Mark messages in a topic as read @deprecated */
-  markTopicAsRead: Handler<MarkTopicAsReadParams, MarkTopicAsReadResponse, User>;
+  markTopicAsRead: Handler<MarkTopicAsReadParams, HandlerResult<MarkTopicAsReadResponse>, User, MarkTopicAsReadResponded>;
   /** POST /messages/flags/narrow: Update personal message flags for a narrow */
-  updateMessageFlagsForNarrow: Handler<UpdateMessageFlagsForNarrowParams, UpdateMessageFlagsForNarrowResponse, User>;
+  updateMessageFlagsForNarrow: Handler<UpdateMessageFlagsForNarrowParams, HandlerResult<UpdateMessageFlagsForNarrowResponse>, User, UpdateMessageFlagsForNarrowResponded>;
   /** GET /messages/{message_id}: Fetch a single message */
-  getMessage: Handler<GetMessageParams, GetMessageResponse, User>;
+  getMessage: Handler<GetMessageParams, HandlerResult<GetMessageResponse>, User, GetMessageResponded>;
   /** GET /messages/{message_id}/history: Get a message's edit history */
-  getMessageHistory: Handler<GetMessageHistoryParams, GetMessageHistoryResponse, User>;
+  getMessageHistory: Handler<GetMessageHistoryParams, HandlerResult<GetMessageHistoryResponse>, User, GetMessageHistoryResponded>;
   /** DELETE /messages/{message_id}/reactions: Remove an emoji reaction */
-  removeReaction: Handler<RemoveReactionParams, RemoveReactionResponse, User>;
+  removeReaction: Handler<RemoveReactionParams, HandlerResult<RemoveReactionResponse>, User, RemoveReactionResponded>;
   /** POST /messages/{message_id}/report: Report a message */
-  reportMessage: Handler<ReportMessageParams, ReportMessageResponse, User>;
+  reportMessage: Handler<ReportMessageParams, HandlerResult<ReportMessageResponse>, User, ReportMessageResponded>;
   /** PATCH /realm/domains/{domain}: Update an allowed domain */
-  updateRealmDomain: Handler<UpdateRealmDomainParams, UpdateRealmDomainResponse, User>;
+  updateRealmDomain: Handler<UpdateRealmDomainParams, HandlerResult<UpdateRealmDomainResponse>, User, UpdateRealmDomainResponded>;
   /** GET /realm/linkifiers: Get linkifiers */
-  getLinkifiers: Handler<GetLinkifiersParams, GetLinkifiersResponse, User>;
+  getLinkifiers: Handler<GetLinkifiersParams, HandlerResult<GetLinkifiersResponse>, User, GetLinkifiersResponded>;
   /** POST /realm/playgrounds: Add a code playground */
-  addCodePlayground: Handler<AddCodePlaygroundParams, AddCodePlaygroundResponse, User>;
+  addCodePlayground: Handler<AddCodePlaygroundParams, HandlerResult<AddCodePlaygroundResponse>, User, AddCodePlaygroundResponded>;
   /** POST /reminders: Create a message reminder */
-  createMessageReminder: Handler<CreateMessageReminderParams, CreateMessageReminderResponse, User>;
+  createMessageReminder: Handler<CreateMessageReminderParams, HandlerResult<CreateMessageReminderResponse>, User, CreateMessageReminderResponded>;
   /** PATCH /scheduled_messages/{scheduled_message_id}: Edit a scheduled message */
-  updateScheduledMessage: Handler<UpdateScheduledMessageParams, UpdateScheduledMessageResponse, User>;
+  updateScheduledMessage: Handler<UpdateScheduledMessageParams, HandlerResult<UpdateScheduledMessageResponse>, User, UpdateScheduledMessageResponded>;
   /** PATCH /streams/{stream_id}: Update a channel */
-  updateStream: Handler<UpdateStreamParams, UpdateStreamResponse, User>;
+  updateStream: Handler<UpdateStreamParams, HandlerResult<UpdateStreamResponse>, User, UpdateStreamResponded>;
   /** POST /user_groups/{user_group_id}/subgroups: Update subgroups of a user group */
-  updateUserGroupSubgroups: Handler<UpdateUserGroupSubgroupsParams, UpdateUserGroupSubgroupsResponse, User>;
+  updateUserGroupSubgroups: Handler<UpdateUserGroupSubgroupsParams, HandlerResult<UpdateUserGroupSubgroupsResponse>, User, UpdateUserGroupSubgroupsResponded>;
   /** POST /user_uploads: Upload a file */
-  uploadFile: Handler<UploadFileParams, UploadFileResponse, User>;
+  uploadFile: Handler<UploadFileParams, HandlerResult<UploadFileResponse>, User, UploadFileResponded>;
   /** GET /users/me: Get own user */
-  getOwnUser: Handler<GetOwnUserParams, GetOwnUserResponse, User>;
+  getOwnUser: Handler<GetOwnUserParams, HandlerResult<GetOwnUserResponse>, User, GetOwnUserResponded>;
   /** POST /users/me/presence: Update own presence */
-  updatePresence: Handler<UpdatePresenceParams, UpdatePresenceResponse, User>;
+  updatePresence: Handler<UpdatePresenceParams, HandlerResult<UpdatePresenceResponse>, User, UpdatePresenceResponded>;
   /** POST /users/me/status: Update own status */
-  updateStatus: Handler<UpdateStatusParams, UpdateStatusResponse, User>;
+  updateStatus: Handler<UpdateStatusParams, HandlerResult<UpdateStatusResponse>, User, UpdateStatusResponded>;
   /** PATCH /users/{user_id}: Update a user */
-  updateUser: Handler<UpdateUserParams, UpdateUserResponse, User>;
+  updateUser: Handler<UpdateUserParams, HandlerResult<UpdateUserResponse>, User, UpdateUserResponded>;
 }
 
-export interface RegisterOptions<User> extends RuntimeRegisterOptions<User> {
+export interface RegisterOptions<User> extends RuntimeRegisterOptions<User, Credential> {
   handlers: Handlers<User>;
 }
 
@@ -348,7 +568,7 @@ export interface RegisterOptions<User> extends RuntimeRegisterOptions<User> {
  */
 export async function registerRoutes<User = AppUser>(app: FastifyInstance, options: RegisterOptions<User>): Promise<void> {
   const { handlers } = options;
-  await registerOperations<User>(
+  await registerOperations<User, Credential>(
     app,
     basePath,
     [
@@ -376,5 +596,6 @@ export async function registerRoutes<User = AppUser>(app: FastifyInstance, optio
       operation(routes.updateUser, decodeUpdateUser, handlers.updateUser, responseValidators.updateUser),
     ],
     options,
+    api,
   );
 }

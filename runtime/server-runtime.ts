@@ -1,12 +1,21 @@
 /**
  * The server bindings' runtime: body parsing, authentication, decoding,
- * the error envelope, 404/405 handling and route registration on Fastify.
- * The generated `server.ts` gives it the API's shape (the route table, the
- * `Handlers` type, error statuses) and types its errors by augmenting
- * {@link ServerRuntimeTypes}.
+ * answers (the success body, `respond(...)` values, the success envelope
+ * when the document declares it), framework errors, 404/405 handling and
+ * route registration on Fastify. The generated `server.ts` gives it the
+ * API's shape (the route table, security schemes, the `Handlers` type, error
+ * statuses or the document's error schema) and types its errors by
+ * augmenting {@link ServerRuntimeTypes}.
  */
 import multipart, { type FastifyMultipartOptions } from '@fastify/multipart';
-import type { FastifyBaseLogger, FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyPluginCallback,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+} from 'fastify';
 import type { Decoded, Issue, RawRequest, ValidateOptions } from './validators-runtime.js';
 
 /**
@@ -34,6 +43,15 @@ export type ApiErrorCode = ApiErrorBody['code'];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'TRACE';
 
+/** How a request or response body is written (the model's `BodyKind`). */
+export type BodyKind = 'form' | 'multipart' | 'json' | 'text' | 'binary';
+
+/** One declared media type of a body: lower case, without parameters (`image/*` and `*\/*` match by prefix). */
+export interface MediaTypeRoute {
+  mediaType: string;
+  kind: BodyKind;
+}
+
 export interface Route {
   /** Operation name: the key in `Handlers`. */
   operation: string;
@@ -41,19 +59,87 @@ export interface Route {
   method: HttpMethod;
   /** Full path in Fastify syntax (`:param`), base path included. */
   path: string;
-  /** Whether HTTP Basic credentials are required. */
+  /** Whether every alternative of `security` needs credentials. */
   auth: boolean;
-  /** Wire name of the file parameter, for the upload operation. */
+  /**
+   * The security requirement: alternatives (any one suffices), each the
+   * names of the schemes (`securitySchemes`) that must all be sent; an
+   * empty alternative makes credentials optional. Absent: HTTP Basic
+   * (scheme `basic`) when `auth`, else none.
+   */
+  security?: readonly (readonly string[])[];
+  /** Wire name of the file parameter, for an operation that takes exactly one file (any part name is taken for it). */
   file?: string;
+  /** A request body taken whole (the model's `mode: 'whole'`): each media type it may come as. */
+  body?: { readonly required: boolean; readonly contents: readonly MediaTypeRoute[] };
+  /** Status of the primary success response (200 when absent). */
+  status?: number;
+  /**
+   * Media types of each declared response, by status key (`201`, `2XX`,
+   * `default`); `[]` for a response without a body. Absent: JSON answers.
+   */
+  responses?: Readonly<Record<string, readonly MediaTypeRoute[]>>;
 }
+
+/** A security scheme of `components.securitySchemes`, as the bindings read its credential. */
+export interface SecuritySchemeRoute {
+  kind: 'basic' | 'bearer' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'http' | 'mutualTLS';
+  /** `apiKey`: where the key travels, and its header, query parameter or cookie name. */
+  in?: 'header' | 'query' | 'cookie';
+  name?: string;
+  /** `http`: the scheme word (`Digest`). */
+  scheme?: string;
+}
+
+/** HTTP Basic credentials (`Authorization: Basic ...`). */
+export interface BasicCredential<S extends string = string> {
+  scheme: S;
+  kind: 'basic';
+  username: string;
+  password: string;
+}
+
+/** A token sent as `Authorization: Bearer ...` (schemes `bearer`, `oauth2`, `openIdConnect`). */
+export interface TokenCredential<S extends string = string, K extends 'bearer' | 'oauth2' | 'openIdConnect' = 'bearer' | 'oauth2' | 'openIdConnect'> {
+  scheme: S;
+  kind: K;
+  token: string;
+}
+
+/** An API key from a header, query parameter or cookie. */
+export interface ApiKeyCredential<S extends string = string> {
+  scheme: S;
+  kind: 'apiKey';
+  in: 'header' | 'query' | 'cookie';
+  /** The header, query parameter or cookie name. */
+  name: string;
+  value: string;
+}
+
+/** Another HTTP authentication scheme: `Authorization: <authScheme> <credentials>`. */
+export interface HttpCredential<S extends string = string> {
+  scheme: S;
+  kind: 'http';
+  authScheme: string;
+  credentials: string;
+}
+
+/** A TLS client certificate the server accepted; inspect `request.raw.socket`. */
+export interface MutualTlsCredential<S extends string = string> {
+  scheme: S;
+  kind: 'mutualTLS';
+}
+
+export type Credential = BasicCredential | TokenCredential | ApiKeyCredential | HttpCredential | MutualTlsCredential;
 
 const errorStatus = new Map<string, number>();
 
 /**
  * Errors the bindings raise themselves. A document that declares these codes
- * (error schemas with `x-error-code`) sets their status and schema; otherwise
- * they answer with the default envelope `{ result: 'error', msg, code }` and
- * these statuses.
+ * (error schemas with `x-error-code`) sets their status and schema;
+ * otherwise they take these statuses, and their body is the document's own
+ * error schema when the generator found one ({@link defineErrorFormat}),
+ * else the default envelope `{ result: 'error', msg, code }`.
  */
 export const FRAMEWORK_ERROR_STATUS = {
   BAD_REQUEST: 400,
@@ -61,10 +147,27 @@ export const FRAMEWORK_ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   INTERNAL_ERROR: 500,
 } as const;
 
 export type FrameworkErrorCode = keyof typeof FRAMEWORK_ERROR_STATUS;
+
+/**
+ * The document's own error schema, as the generator read it
+ * (docs/decisions/0014-framework-errors.md): a body with every required
+ * field (`template`), and where the message, the HTTP status and the error
+ * code go (property paths).
+ */
+export interface ErrorFormat {
+  mediaType: string;
+  template: Readonly<Record<string, unknown>>;
+  message?: readonly string[];
+  status?: readonly string[];
+  code?: readonly string[];
+}
+
+let errorFormat: ErrorFormat | undefined;
 
 /** An INTERNAL_ERROR for an operation without an implementation, whatever error codes the document declares. */
 export function notImplemented(msg: string): ApiError {
@@ -80,17 +183,27 @@ export function defineErrorStatus(statuses: Readonly<Record<string, number>>): v
   for (const [code, status] of Object.entries(statuses)) errorStatus.set(code, status);
 }
 
+/** Makes every {@link ApiError} answer in the document's own error schema; the generated `server.ts` calls it when it has one. */
+export function defineErrorFormat(format: ErrorFormat | undefined): void {
+  errorFormat = format;
+}
+
 /** The extra fields an error code carries beyond `result`, `msg` and `code`. */
 export type ErrorFields<C extends ApiErrorCode> = Omit<Extract<ApiErrorBody, { code: C }>, 'result' | 'msg' | 'code'>;
 
 /**
  * An error a handler throws to answer with that code's envelope and status,
  * e.g. `throw new ApiError('STREAM_DOES_NOT_EXIST', 'Channel does not exist', { stream_id: 9 })`.
+ * In a document without body-coded errors, the framework codes
+ * ({@link FRAMEWORK_ERROR_STATUS}) answer in the document's error schema;
+ * answer other errors with `ctx.respond(status, body)`.
  */
 export class ApiError<C extends ApiErrorCode = ApiErrorCode> extends Error {
   readonly code: C;
   readonly status: number;
   readonly fields: ErrorFields<C>;
+  /** `WWW-Authenticate` challenges sent with a 401. */
+  challenges?: string[];
 
   constructor(
     code: C,
@@ -104,45 +217,134 @@ export class ApiError<C extends ApiErrorCode = ApiErrorCode> extends Error {
     this.fields = fields[0] ?? ({} as ErrorFields<C>);
   }
 
-  /** The error envelope sent as the response body. */
+  /** The error body sent as the response body. */
   toBody(): ApiErrorBody {
+    if (errorFormat !== undefined) return formatError(errorFormat, this) as unknown as ApiErrorBody;
     return { result: 'error', msg: this.message, code: this.code, ...this.fields } as ApiErrorBody;
   }
 }
 
+function formatError(format: ErrorFormat, error: ApiError): Record<string, unknown> {
+  const body = structuredClone(format.template) as Record<string, unknown>;
+  if (format.message !== undefined) setPath(body, format.message, error.message);
+  if (format.status !== undefined) setPath(body, format.status, error.status);
+  if (format.code !== undefined) setPath(body, format.code, error.code);
+  Object.assign(body, error.fields);
+  return body;
+}
+
+function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i]!;
+    const next = node[key];
+    if (typeof next !== 'object' || next === null) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]!] = value;
+}
+
+/** Header values a handler may set on an answer. */
+export type ResponseHeaders = Readonly<Record<string, string | number | boolean | readonly string[] | undefined>>;
+
+/**
+ * An answer other than the primary success body: a status, a body (JSON
+ * value, text, bytes; `undefined` for none) and headers. Made by
+ * {@link respond} or, typed by the operation's declared responses, `ctx.respond`.
+ */
+export class Responded<S extends number = number, B = unknown, H = ResponseHeaders | undefined> {
+  constructor(
+    readonly status: S,
+    readonly body: B,
+    readonly headers: H,
+  ) {}
+}
+
+/** An answer with `status`, an optional body (sent as the status's declared media type) and headers. */
+export function respond<S extends number>(status: S): Responded<S, undefined, undefined>;
+export function respond<S extends number, B>(status: S, body: B): Responded<S, B, undefined>;
+export function respond<S extends number, B, H extends ResponseHeaders>(status: S, body: B, headers: H): Responded<S, B, H>;
+export function respond(status: number, body?: unknown, headers?: ResponseHeaders): Responded {
+  return new Responded(status, body, headers);
+}
+
+/** The declared answers of `R` whose status may be `S` (an exact status, else a range or `default` typed `number`). */
+export type ResponseFor<R, S extends number> = R extends Responded<infer RS, unknown, unknown> ? (S extends RS ? R : never) : never;
+
+type RespondRest<R> =
+  R extends Responded<number, infer B, infer H>
+    ? undefined extends B
+      ? undefined extends H
+        ? [body?: B, headers?: H]
+        : [body: B, headers: H]
+      : undefined extends H
+        ? [body: B, headers?: H]
+        : [body: B, headers: H]
+    : never;
+
+/** `respond` typed by an operation's declared responses `R`: only their statuses, bodies and headers. */
+export type Respond<R> = <S extends R extends Responded<infer RS, unknown, unknown> ? RS : never>(
+  status: S,
+  ...rest: RespondRest<ResponseFor<R, S>>
+) => ResponseFor<R, S>;
+
 type EnvelopeField = 'result' | 'msg' | 'ignored_parameters_unsupported';
 
-/** What a handler returns: the success body without the envelope fields the bindings add. */
+/** What a handler returns under the success-envelope convention: the success body without the envelope fields the bindings add. */
 export type HandlerResult<R> = R extends unknown ? Omit<R, EnvelopeField> : never;
 
-export interface HandlerContext<User> {
-  /** The authenticated caller (`undefined` for operations without authentication). */
+export interface HandlerContext<User, Responses = Responded> {
+  /** The authenticated caller (`undefined` for operations without authentication, or when credentials are optional and none came). */
   user: User;
   request: FastifyRequest;
   /** For handlers that answer themselves; once the reply is sent, the returned value is ignored. */
   reply: FastifyReply;
   log: FastifyBaseLogger;
+  /** An answer with another declared status, response headers, or no body: `return ctx.respond(201, created, { location })`. */
+  respond: Respond<Responses>;
 }
 
-export type Handler<Params, Result, User> = (params: Params, ctx: HandlerContext<User>) => Promise<HandlerResult<Result>>;
+/** A handler returns the primary success body, or a `respond(...)` value for any declared response. */
+export type Handler<Params, Result, User, Responses = never> = (
+  params: Params,
+  ctx: HandlerContext<User, Responses>,
+) => Promise<Result | Responses>;
 
-/** Checks HTTP Basic credentials; returns the user, or nothing when they are wrong. */
-export type Authenticate<User> = (
-  email: string,
-  apiKey: string,
+/**
+ * Checks a credential; returns the user, or nothing when it is wrong. Called
+ * once per scheme of the security alternative the request satisfies.
+ */
+export type Authenticate<User, C = Credential> = (
+  credential: C,
   request: FastifyRequest,
 ) => Promise<User | null | undefined> | User | null | undefined;
 
-export interface RegisterOptions<User> {
-  authenticate: Authenticate<User>;
+export interface RegisterOptions<User, C = Credential> {
+  authenticate: Authenticate<User, C>;
   /** Largest accepted request body, and largest uploaded file, in bytes (default 25 MiB). */
   bodyLimit?: number;
+  /** The realm of `WWW-Authenticate: Basic` challenges (default: the document's title). */
+  realm?: string;
   /**
-   * Check every success body against the spec in strict mode (no unlisted
-   * fields); a body that fails is logged and answered with INTERNAL_ERROR.
-   * For tests and development.
+   * Check every JSON success body against the spec in strict mode (no
+   * unlisted fields); a body that fails is logged and answered with
+   * INTERNAL_ERROR. For tests and development.
    */
   validateResponses?: boolean;
+}
+
+/** What the generated `server.ts` knows of the whole API. */
+export interface ApiSettings {
+  title: string;
+  securitySchemes: Readonly<Record<string, SecuritySchemeRoute>>;
+  /** Success bodies get `result`/`msg` and `ignored_parameters_unsupported` (the document's convention). */
+  successEnvelope: boolean;
+  /**
+   * Parameters may come as form or multipart fields on every operation (this
+   * project's own convention): another body type is a 400 that says so,
+   * rather than a 415; Basic credentials are `email:api_key`.
+   */
+  formFields: boolean;
 }
 
 const DEFAULT_BODY_LIMIT = 25 * 1024 * 1024;
@@ -156,13 +358,17 @@ export interface Binding {
 }
 
 /** Pairs an operation's decoder with its handler, checking that they agree on the parameters. */
-export function operation<Params, Result, User>(
+export function operation<Params, Result, User, Responses>(
   route: Route,
   decode: (raw: RawRequest) => Decoded<Params>,
-  handler: Handler<Params, Result, User>,
+  handler: Handler<Params, Result, User, Responses>,
   validate: (body: unknown, options?: ValidateOptions) => Issue[],
 ): Binding {
-  return { route, register: (scope, settings) => bind(scope, settings, route, decode, handler, validate) };
+  return {
+    route,
+    register: (scope, settings) =>
+      bind(scope, settings, route, decode, handler as unknown as Handler<Params, unknown, User, unknown>, validate),
+  };
 }
 
 /**
@@ -170,17 +376,20 @@ export function operation<Params, Result, User>(
  * its own body parsers, error handler and 404/405 handling, so routes the
  * application adds outside `basePath` keep their own behaviour.
  */
-export async function registerOperations<User>(
+export async function registerOperations<User, C = Credential>(
   app: FastifyInstance,
   basePath: string,
   bindings: readonly Binding[],
-  options: RegisterOptions<User>,
+  options: RegisterOptions<User, C>,
+  api: ApiSettings = LEGACY_API,
 ): Promise<void> {
   const settings: Settings = {
     basePath,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     validateResponses: options.validateResponses ?? false,
-    authenticate: options.authenticate as Authenticate<unknown>,
+    authenticate: options.authenticate as Authenticate<unknown, Credential>,
+    realm: options.realm ?? api.title,
+    api,
     routePatterns: bindings.map(({ route }) => ({ method: route.method, path: route.path, pattern: pathPattern(route.path) })),
   };
   await app.register(
@@ -192,29 +401,52 @@ export async function registerOperations<User>(
   );
 }
 
+/** Settings of bindings generated before `ApiSettings` existed: this project's own conventions, HTTP Basic. */
+const LEGACY_API: ApiSettings = {
+  title: 'teamchat',
+  securitySchemes: { basic: { kind: 'basic' } },
+  successEnvelope: true,
+  formFields: true,
+};
+
 interface Settings {
   basePath: string;
   bodyLimit: number;
   validateResponses: boolean;
-  authenticate: Authenticate<unknown>;
+  authenticate: Authenticate<unknown, Credential>;
+  realm: string;
+  api: ApiSettings;
   routePatterns: { method: HttpMethod; path: string; pattern: RegExp }[];
 }
 
 type FormFields = Record<string, string | string[]>;
 type RawFile = NonNullable<RawRequest['files']>[number];
 
-/** A body whose content type the API does not take; refused once the route is known, so 404/405 win. */
-class UnsupportedBody {
-  constructor(readonly contentType: string | undefined) {}
+/** The decoder input with everything the bindings read (headers, cookies, a whole body). */
+export type FullRawRequest = RawRequest & {
+  headers?: Record<string, string | string[] | undefined>;
+  cookies?: Record<string, string | string[]>;
+  content?: { mediaType: string; value: unknown };
+};
+
+/** A body of a type no parser of the scope handles: its bytes, read up to the body limit. */
+class OtherBody {
+  constructor(
+    readonly contentType: string | undefined,
+    readonly data: Buffer,
+  ) {}
 }
 
 /** Where the authentication hook leaves the caller for the handler: a request decoration, cheaper than a WeakMap. */
 const kUser = Symbol('teamchat.user');
 type UserSlot = FastifyRequest & { [kUser]?: unknown };
+/** The parsed Cookie header, once per request (a decoration too). */
+const kCookies = Symbol('teamchat.cookies');
 
 async function configureScope(scope: FastifyInstance, settings: Settings): Promise<void> {
   scope.removeAllContentTypeParsers();
   scope.decorateRequest(kUser, undefined);
+  scope.decorateRequest(kCookies, undefined);
   scope.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: settings.bodyLimit },
@@ -230,24 +462,25 @@ async function configureScope(scope: FastifyInstance, settings: Settings): Promi
     limits: { fileSize: settings.bodyLimit, fieldSize: settings.bodyLimit, parts: MAX_PARTS },
     throwFileSizeLimit: true,
   });
-  scope.addContentTypeParser('*', (request, _payload, done) => {
-    done(null, new UnsupportedBody(request.headers['content-type']));
+  // Every other type arrives as bytes; the route decides what it takes (its declared media types).
+  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: settings.bodyLimit }, (request, body, done) => {
+    done(null, new OtherBody(request.headers['content-type'], body as Buffer));
   });
   scope.setErrorHandler((error, request, reply) => {
     if (reply.sent) {
       request.log.error({ err: error }, 'error after the reply was sent');
       return;
     }
-    return sendError(reply, toApiError(error, request));
+    return sendError(reply, toApiError(error, request), settings);
   });
   scope.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
     const allowed = allowedMethods(settings.routePatterns, path);
     if (allowed.length === 0) {
-      return sendError(reply, frameworkError('NOT_FOUND', `No operation at ${path}`));
+      return sendError(reply, frameworkError('NOT_FOUND', `No operation at ${path}`), settings);
     }
     reply.header('allow', allowed.join(', '));
-    return sendError(reply, frameworkError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed on this path`));
+    return sendError(reply, frameworkError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed on this path`), settings);
   });
 }
 
@@ -278,27 +511,87 @@ const streamingMultipart: FastifyPluginCallback<FastifyMultipartOptions> = Objec
   { [Symbol.for('skip-override')]: true },
 );
 
-function bind<Params, Result, User>(
+/** Per operation, what its authentication hook tries: each alternative's schemes, and whether none is needed. */
+interface AuthPlan {
+  alternatives: { name: string; scheme: SecuritySchemeRoute }[][];
+  optional: boolean;
+  challenges: string[];
+}
+
+function authPlan(route: Route, settings: Settings): AuthPlan | undefined {
+  const security = route.security ?? (route.auth ? [['basic']] : []);
+  const alternatives = security.filter((alternative) => alternative.length > 0);
+  if (alternatives.length === 0) return undefined;
+  const schemes = route.security === undefined ? LEGACY_API.securitySchemes : settings.api.securitySchemes;
+  const resolved = alternatives.map((alternative) =>
+    alternative.map((name) => {
+      const scheme = schemes[name];
+      if (scheme === undefined) throw new Error(`${route.operationId}: unknown security scheme "${name}"`);
+      return { name, scheme };
+    }),
+  );
+  const challenges = [...new Set(resolved.flat().flatMap(({ scheme }) => challengeOf(scheme, settings.realm)))];
+  return { alternatives: resolved, optional: security.some((alternative) => alternative.length === 0), challenges };
+}
+
+function challengeOf(scheme: SecuritySchemeRoute, realm: string): string[] {
+  switch (scheme.kind) {
+    case 'basic':
+      return [`Basic realm=${JSON.stringify(realm)}`];
+    case 'bearer':
+    case 'oauth2':
+    case 'openIdConnect':
+      return ['Bearer'];
+    case 'http':
+      return scheme.scheme === undefined ? [] : [scheme.scheme];
+    default:
+      return [];
+  }
+}
+
+/** A decoded whole body that is the route's; found once per route. */
+interface BodyPlan {
+  required: boolean;
+  contents: readonly MediaTypeRoute[];
+  form?: MediaTypeRoute;
+  multipart?: MediaTypeRoute;
+}
+
+function bind<Params, User>(
   scope: FastifyInstance,
   settings: Settings,
   route: Route,
   decode: (raw: RawRequest) => Decoded<Params>,
-  handler: Handler<Params, Result, User>,
+  handler: Handler<Params, unknown, User, unknown>,
   validate: (body: unknown, options?: ValidateOptions) => Issue[],
 ): void {
+  const auth = authPlan(route, settings);
+  const body: BodyPlan | undefined =
+    route.body === undefined
+      ? undefined
+      : {
+          ...route.body,
+          form: route.body.contents.find((content) => content.kind === 'form'),
+          multipart: route.body.contents.find((content) => content.kind === 'multipart'),
+        };
+  const status = route.status ?? 200;
+  const primary = route.responses === undefined ? undefined : responseContents(route.responses, status);
+  // The convention wraps JSON success bodies only.
+  const envelope = settings.api.successEnvelope && (primary === undefined || primary[0]?.kind === 'json');
+  const respondHere = respond as unknown as Respond<unknown>;
   scope.route({
     method: route.method,
     // Fastify answers HEAD for every GET route unless the document declares its own HEAD operation there.
     ...(route.method === 'GET' && settings.routePatterns.some((other) => other.method === 'HEAD' && other.path === route.path) && { exposeHeadRoute: false }),
     url: route.path.slice(settings.basePath.length),
     bodyLimit: settings.bodyLimit,
-    // Before the body is read, as before: bad credentials win over a bad body.
+    // Before the body is read: bad credentials win over a bad body.
     // A callback hook, so an authenticator that answers at once costs no promise.
-    ...(route.auth && {
+    ...(auth !== undefined && {
       onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
         let user: unknown;
         try {
-          user = authenticateRequest(request, settings.authenticate);
+          user = authenticateRequest(request, auth, settings);
         } catch (error) {
           done(error as Error);
           return;
@@ -318,87 +611,333 @@ function bind<Params, Result, User>(
       },
     }),
     handler: async (request, reply) => {
-      const raw = request.isMultipart() ? await readMultipartRequest(request, route, settings.bodyLimit) : readRequest(request, route);
+      const raw = request.isMultipart()
+        ? await readMultipartRequest(request, route, body, settings.bodyLimit)
+        : readRequest(request, route, body, settings);
       const decoded = decode(raw);
-      if (!decoded.ok) throw frameworkError('BAD_REQUEST', decoded.error.msg);
+      if (!decoded.ok) throw frameworkError(decoded.error.rule === 'mediaType' ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST', decoded.error.msg);
       const user = (request as UserSlot)[kUser] as User;
-      const result = await handler(decoded.value, { user, request, reply, log: request.log });
+      const result = await handler(decoded.value, { user, request, reply, log: request.log, respond: respondHere });
       if (reply.sent) return reply;
-      const body: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
-      if (decoded.unsupported.length > 0) body.ignored_parameters_unsupported = decoded.unsupported;
-      if (settings.validateResponses) {
-        const issues = validate(body, { strict: true });
-        if (issues.length > 0) {
-          const found = issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
-          throw new Error(`${route.operationId}: the handler's result does not match the spec: ${found}`);
-        }
+      if (result instanceof Responded) return sendResponded(reply, route, result);
+      if (envelope) {
+        const enveloped: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
+        if (decoded.unsupported.length > 0) enveloped.ignored_parameters_unsupported = decoded.unsupported;
+        checkResponse(settings, route, validate, enveloped);
+        return reply.code(status).send(enveloped);
       }
-      return reply.code(200).send(body);
+      if (primary === undefined || primary[0]?.kind === 'json') checkResponse(settings, route, validate, result);
+      return sendBody(reply, status, primary, result);
     },
   });
 }
 
-function unauthorized(msg: string): ApiError {
-  return frameworkError('UNAUTHORIZED', msg);
+function checkResponse(settings: Settings, route: Route, validate: (body: unknown, options?: ValidateOptions) => Issue[], body: unknown): void {
+  if (!settings.validateResponses) return;
+  const issues = validate(body, { strict: true });
+  if (issues.length > 0) {
+    const found = issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
+    throw new Error(`${route.operationId}: the handler's result does not match the spec: ${found}`);
+  }
+}
+
+/** The declared media types of a status: the exact status, then its range (`2XX`), then `default`. */
+function responseContents(responses: Readonly<Record<string, readonly MediaTypeRoute[]>>, status: number): readonly MediaTypeRoute[] | undefined {
+  return responses[status] ?? responses[`${Math.floor(status / 100)}XX`] ?? responses.default;
+}
+
+function sendResponded(reply: FastifyReply, route: Route, answer: Responded): FastifyReply {
+  if (answer.headers !== undefined && answer.headers !== null) {
+    for (const [name, value] of Object.entries(answer.headers as ResponseHeaders)) {
+      if (value !== undefined) reply.header(name, Array.isArray(value) ? value : String(value));
+    }
+  }
+  const contents = route.responses === undefined ? undefined : responseContents(route.responses, answer.status);
+  return sendBody(reply, answer.status, contents, answer.body);
+}
+
+/** Sends `body` as the declared media type (the one named by a Content-Type the handler set, else the first). */
+function sendBody(reply: FastifyReply, status: number, contents: readonly MediaTypeRoute[] | undefined, body: unknown): FastifyReply {
+  reply.code(status);
+  if (body === undefined) return reply.send();
+  if (contents === undefined || contents.length === 0) return sendJson(reply, undefined, body);
+  const set = reply.getHeader('content-type');
+  const content = (typeof set === 'string' && matchMediaType(contents, set)) || contents[0]!;
+  switch (content.kind) {
+    case 'text':
+      if (set === undefined) reply.type(`${concrete(content.mediaType, 'text/plain')}; charset=utf-8`);
+      return reply.send(typeof body === 'string' ? body : String(body));
+    case 'binary':
+    case 'form':
+    case 'multipart':
+      if (set === undefined) reply.type(concrete(content.mediaType, 'application/octet-stream'));
+      if (body instanceof Uint8Array && !Buffer.isBuffer(body)) return reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+      return reply.send(body);
+    default:
+      return sendJson(reply, set === undefined ? content.mediaType : undefined, body);
+  }
+}
+
+function sendJson(reply: FastifyReply, mediaType: string | undefined, body: unknown): FastifyReply {
+  const type = mediaType === undefined || mediaType === 'application/json' || mediaType.includes('*') ? undefined : mediaType;
+  // Fastify sends a string as it is; a JSON string (or another scalar) is serialized here.
+  if (typeof body !== 'object' || body === null || type !== undefined) {
+    return reply.type(type ?? 'application/json; charset=utf-8').send(JSON.stringify(body));
+  }
+  return reply.send(body);
+}
+
+/** A wildcard media type (`image/*`) cannot be sent as is: the fallback then. */
+function concrete(mediaType: string, fallback: string): string {
+  return mediaType.includes('*') ? fallback : mediaType;
+}
+
+function unauthorized(msg: string, plan: AuthPlan): ApiError {
+  const error = frameworkError('UNAUTHORIZED', msg);
+  if (plan.challenges.length > 0) error.challenges = plan.challenges;
+  return error;
 }
 
 function isPromise(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-/** The user the credentials name, at once or as a promise, as `authenticate` answers; throws UNAUTHORIZED. */
-function authenticateRequest(request: FastifyRequest, authenticate: Authenticate<unknown>): unknown {
-  const header = request.headers.authorization;
-  if (header === undefined || header === '') throw unauthorized('Missing HTTP Basic credentials');
-  const match = /^Basic +([A-Za-z0-9+/]+={0,2})$/i.exec(header.trim());
-  if (match?.[1] === undefined) throw unauthorized('Malformed Authorization header: expected HTTP Basic credentials');
-  const credentials = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = credentials.indexOf(':');
-  if (colon <= 0) throw unauthorized('Malformed HTTP Basic credentials: expected email:api_key');
-  const user = authenticate(credentials.slice(0, colon), credentials.slice(colon + 1), request);
-  return isPromise(user) ? Promise.resolve(user).then(checkUser) : checkUser(user);
+/** A credential of the wrong form: the message for the 401 if no alternative fits. */
+class Malformed {
+  constructor(readonly message: string) {}
 }
 
-function checkUser(user: unknown): unknown {
-  if (user === undefined || user === null) throw unauthorized('Invalid email or API key');
-  return user;
+/**
+ * The user the request's credentials name, at once or as a promise, as
+ * `authenticate` answers: the first alternative whose credentials are all
+ * present is checked; none present is 401 unless credentials are optional.
+ */
+function authenticateRequest(request: FastifyRequest, plan: AuthPlan, settings: Settings): unknown {
+  let problem: string | undefined;
+  for (const alternative of plan.alternatives) {
+    const credentials: Credential[] = [];
+    for (const { name, scheme } of alternative) {
+      const found = credentialOf(request, name, scheme, settings);
+      if (found instanceof Malformed) problem ??= found.message;
+      if (found === undefined || found instanceof Malformed) break;
+      credentials.push(found);
+    }
+    if (credentials.length < alternative.length) continue;
+    const invalid = settings.api.formFields ? 'Invalid email or API key' : 'Invalid credentials';
+    const check = (user: unknown): unknown => {
+      if (user === undefined || user === null) throw unauthorized(invalid, plan);
+      return user;
+    };
+    if (credentials.length === 1) {
+      const user = settings.authenticate(credentials[0]!, request);
+      return isPromise(user) ? Promise.resolve(user).then(check) : check(user);
+    }
+    return Promise.all(credentials.map((credential) => settings.authenticate(credential, request))).then((users) => users.map(check)[0]);
+  }
+  if (plan.optional) return undefined;
+  throw unauthorized(problem ?? missingMessage(plan), plan);
+}
+
+function missingMessage(plan: AuthPlan): string {
+  const only = plan.alternatives.length === 1 && plan.alternatives[0]!.length === 1 ? plan.alternatives[0]![0]!.scheme : undefined;
+  if (only?.kind === 'basic') return 'Missing HTTP Basic credentials';
+  const names = plan.alternatives.map((alternative) => alternative.map(({ name }) => name).join(' + ')).join(' or ');
+  return `Missing credentials: this operation needs ${names}`;
+}
+
+/** The credential of one scheme in the request: undefined when absent, Malformed when present in the wrong form. */
+function credentialOf(request: FastifyRequest, name: string, scheme: SecuritySchemeRoute, settings: Settings): Credential | Malformed | undefined {
+  switch (scheme.kind) {
+    case 'basic': {
+      const header = request.headers.authorization;
+      if (header === undefined || header === '') return undefined;
+      const match = /^Basic +([A-Za-z0-9+/]+={0,2})$/i.exec(header.trim());
+      if (match?.[1] === undefined) return new Malformed('Malformed Authorization header: expected HTTP Basic credentials');
+      const credentials = Buffer.from(match[1], 'base64').toString('utf8');
+      const colon = credentials.indexOf(':');
+      if (colon <= 0) {
+        return new Malformed(`Malformed HTTP Basic credentials: expected ${settings.api.formFields ? 'email:api_key' : 'username:password'}`);
+      }
+      return { scheme: name, kind: 'basic', username: credentials.slice(0, colon), password: credentials.slice(colon + 1) };
+    }
+    case 'bearer':
+    case 'oauth2':
+    case 'openIdConnect': {
+      const token = authorization(request, 'Bearer');
+      if (token === undefined) return undefined;
+      if (token instanceof Malformed) return new Malformed('Malformed Authorization header: expected a Bearer token');
+      return { scheme: name, kind: scheme.kind, token };
+    }
+    case 'http': {
+      const word = scheme.scheme ?? '';
+      const credentials = authorization(request, word);
+      if (credentials === undefined) return undefined;
+      if (credentials instanceof Malformed) return new Malformed(`Malformed Authorization header: expected ${word} credentials`);
+      return { scheme: name, kind: 'http', authScheme: word, credentials };
+    }
+    case 'apiKey': {
+      const key = scheme.name ?? '';
+      const where = scheme.in ?? 'header';
+      const found =
+        where === 'header'
+          ? request.headers[key.toLowerCase()]
+          : where === 'query'
+            ? (request.query as FormFields | undefined)?.[key]
+            : cookiesOf(request)[key];
+      const value = Array.isArray(found) ? found[0] : found;
+      if (value === undefined || value === '') return undefined;
+      return { scheme: name, kind: 'apiKey', in: where, name: key, value };
+    }
+    case 'mutualTLS':
+      return (request.raw.socket as { authorized?: boolean }).authorized === true ? { scheme: name, kind: 'mutualTLS' } : undefined;
+  }
+}
+
+/** The credentials after `<word> ` in the Authorization header; Malformed for another scheme or none after the word. */
+function authorization(request: FastifyRequest, word: string): string | Malformed | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined || header === '') return undefined;
+  const text = header.trim();
+  const space = text.indexOf(' ');
+  if (space <= 0 || text.slice(0, space).toLowerCase() !== word.toLowerCase()) return new Malformed('');
+  const rest = text.slice(space + 1).trim();
+  return rest === '' ? new Malformed('') : rest;
+}
+
+const NO_COOKIES: Record<string, string | string[]> = Object.freeze(Object.create(null) as Record<string, string | string[]>);
+
+/**
+ * The Cookie header as name -> value (`name=value; other=x`): values
+ * percent-decoded where that works, surrounding quotes removed, a name sent
+ * more than once an array. A few lines rather than a package: the `cookie`
+ * package's current major needs Node 22.
+ */
+export function parseCookies(header: string | undefined): Record<string, string | string[]> {
+  if (header === undefined || header === '') return NO_COOKIES;
+  const cookies: Record<string, string | string[]> = Object.create(null);
+  for (const pair of header.split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals === -1) continue;
+    const name = pair.slice(0, equals).trim();
+    if (name === '') continue;
+    let value = pair.slice(equals + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    if (value.includes('%')) {
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        // Kept as sent.
+      }
+    }
+    appendField(cookies, name, value);
+  }
+  return cookies;
+}
+
+function cookiesOf(request: FastifyRequest): Record<string, string | string[]> {
+  const slot = request as FastifyRequest & { [kCookies]?: Record<string, string | string[]> };
+  return (slot[kCookies] ??= parseCookies(request.headers.cookie));
 }
 
 /** The raw parameters of a request whose body (if any) Fastify has parsed already. */
-function readRequest(request: FastifyRequest, route: Route): RawRequest {
-  const raw: RawRequest = {
+function readRequest(request: FastifyRequest, route: Route, body: BodyPlan | undefined, settings: Settings): FullRawRequest {
+  const raw: FullRawRequest = {
     path: request.params as Record<string, string>,
     query: request.query as FormFields,
     body: {},
+    headers: request.headers,
+    cookies: cookiesOf(request),
   };
-  if (request.body instanceof UnsupportedBody) {
-    throw frameworkError('BAD_REQUEST', unsupportedBodyMessage(request.body.contentType));
-  } else if (request.body !== undefined && request.body !== null) {
-    raw.body = request.body as FormFields;
+  const sent = request.body;
+  if (sent instanceof OtherBody) {
+    if (body === undefined) throw refusedBody(sent.contentType, route, settings);
+    const content = matchMediaType(body.contents, sent.contentType ?? '');
+    if (content === undefined || content.kind === 'form' || content.kind === 'multipart') throw unsupportedMediaType(sent.contentType, body);
+    raw.content = { mediaType: content.mediaType, value: parseContent(content, sent.data) };
+  } else if (sent !== undefined && sent !== null) {
+    if (body === undefined) raw.body = sent as FormFields;
+    else if (body.form !== undefined) raw.content = { mediaType: body.form.mediaType, value: sent };
+    else throw unsupportedMediaType(request.headers['content-type'], body);
+  } else if (body?.required === true) {
+    throw frameworkError('BAD_REQUEST', `A request body is required (${body.contents.map((content) => content.mediaType).join(', ')})`);
   }
   return withFile(raw, route);
 }
 
 /** The raw parameters of a multipart request, reading its parts. */
-async function readMultipartRequest(request: FastifyRequest, route: Route, bodyLimit: number): Promise<RawRequest> {
+async function readMultipartRequest(request: FastifyRequest, route: Route, body: BodyPlan | undefined, bodyLimit: number): Promise<FullRawRequest> {
+  if (body !== undefined && body.multipart === undefined) throw unsupportedMediaType(request.headers['content-type'], body);
   const { fields, files } = await readMultipart(request, bodyLimit);
-  return withFile(
-    { path: request.params as Record<string, string>, query: request.query as FormFields, body: fields, files },
-    route,
-  );
+  const raw: FullRawRequest = {
+    path: request.params as Record<string, string>,
+    query: request.query as FormFields,
+    body: fields,
+    files,
+    headers: request.headers,
+    cookies: cookiesOf(request),
+  };
+  if (body?.multipart !== undefined) raw.content = { mediaType: body.multipart.mediaType, value: fields };
+  return withFile(raw, route);
 }
 
-/** The upload operation takes exactly one file part. */
-function withFile(raw: RawRequest, route: Route): RawRequest {
+/** An operation with exactly one file parameter takes its single file part whatever the part is called. */
+function withFile(raw: FullRawRequest, route: Route): FullRawRequest {
   if (route.file !== undefined) {
     const files = raw.files ?? [];
     if (files.length !== 1) {
       throw frameworkError('BAD_REQUEST', `Expected exactly one file in a multipart/form-data body, got ${files.length}`);
     }
-    // The upload takes its single file part whatever the part is called.
     raw.files = files.map((file) => ({ ...file, field: route.file as string }));
   }
   return raw;
+}
+
+/**
+ * The declared media type a Content-Type matches: the same type, else a
+ * declared `type/*`, else `*\/*`. Parameters (`; charset=utf-8`) are ignored.
+ */
+export function matchMediaType(contents: readonly MediaTypeRoute[], contentType: string): MediaTypeRoute | undefined {
+  const essence = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
+  const slash = essence.indexOf('/');
+  const family = slash === -1 ? '' : `${essence.slice(0, slash)}/*`;
+  let wildcard: MediaTypeRoute | undefined;
+  let any: MediaTypeRoute | undefined;
+  for (const content of contents) {
+    if (content.mediaType === essence) return content;
+    if (content.mediaType === family) wildcard ??= content;
+    else if (content.mediaType === '*/*') any ??= content;
+  }
+  return wildcard ?? any;
+}
+
+function parseContent(content: MediaTypeRoute, data: Buffer): unknown {
+  switch (content.kind) {
+    case 'json': {
+      const text = data.toString('utf8');
+      try {
+        return JSON.parse(text);
+      } catch (error) {
+        throw frameworkError('BAD_REQUEST', `Malformed JSON request body: ${messageOf(error)}`);
+      }
+    }
+    case 'text':
+      return data.toString('utf8');
+    default:
+      return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  }
+}
+
+function unsupportedMediaType(contentType: string | undefined, body: BodyPlan): ApiError {
+  const accepted = body.contents.map((content) => content.mediaType).join(', ');
+  const sent = contentType === undefined ? 'A request body without a Content-Type' : `Content-Type "${contentType}"`;
+  return frameworkError('UNSUPPORTED_MEDIA_TYPE', `${sent} is not accepted here: send ${accepted}`);
+}
+
+/** A body of a type no parser took, at an operation without a whole body. */
+function refusedBody(contentType: string | undefined, route: Route, settings: Settings): ApiError {
+  if (settings.api.formFields) return frameworkError('BAD_REQUEST', unsupportedBodyMessage(contentType));
+  const what = contentType === undefined ? 'a request body without a Content-Type' : `a Content-Type "${contentType}" body`;
+  return frameworkError('UNSUPPORTED_MEDIA_TYPE', `${route.operationId} does not take ${what}`);
 }
 
 function unsupportedBodyMessage(contentType: string | undefined): string {
@@ -469,10 +1008,27 @@ function appendField(fields: FormFields, name: string, value: string): void {
   else fields[name] = [existing, value];
 }
 
-function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  if ((error.code as string) === 'UNAUTHORIZED') reply.header('www-authenticate', 'Basic realm="teamchat"');
-  return reply.code(error.status).send(error.toBody());
+function sendError(reply: FastifyReply, error: ApiError, settings: Settings | undefined): FastifyReply {
+  if (error.challenges !== undefined) reply.header('www-authenticate', error.challenges.join(', '));
+  else if ((error.code as string) === 'UNAUTHORIZED' && settings?.api.formFields !== false) {
+    reply.header('www-authenticate', `Basic realm=${JSON.stringify(settings?.realm ?? 'teamchat')}`);
+  }
+  reply.code(error.status);
+  const format = errorFormat;
+  if (format !== undefined && format.mediaType !== 'application/json') {
+    return reply.type(format.mediaType).send(JSON.stringify(error.toBody()));
+  }
+  return reply.send(error.toBody());
 }
+
+/**
+ * For `Fastify({ frameworkErrors })`: errors Fastify raises before any route
+ * runs (a malformed escape in the path, an over-long path parameter) answered
+ * as a BAD_REQUEST in the API's error body.
+ */
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, _request, reply) => {
+  void sendError(reply as FastifyReply, frameworkError('BAD_REQUEST', error.message), undefined);
+};
 
 /**
  * Client errors Fastify and its plugins raise (codes `FST_*`: bad content
@@ -484,7 +1040,9 @@ function toApiError(error: unknown, request: FastifyRequest): ApiError {
   const status = statusOf(error);
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('FST_') && status >= 400 && status < 500) {
-    return status === 413 ? tooLarge() : frameworkError('BAD_REQUEST', messageOf(error));
+    if (status === 413) return tooLarge();
+    if (status === 415) return frameworkError('UNSUPPORTED_MEDIA_TYPE', messageOf(error));
+    return frameworkError('BAD_REQUEST', messageOf(error));
   }
   request.log.error({ err: error }, 'unexpected error while handling the request');
   return frameworkError('INTERNAL_ERROR', 'Internal server error');

@@ -44,7 +44,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   reportFeatureLevel(app, options.featureLevel);
   await registerRoutes<UserRow>(app, {
     handlers,
-    authenticate: (email, apiKey) => authenticate(options.db, email, apiKey, services.cache),
+    authenticate: ({ username, password }) => authenticate(options.db, username, password, services.cache),
+    realm: 'teamchat',
     validateResponses: options.validateResponses ?? false,
   });
   await registerDocs(app);

@@ -34,7 +34,8 @@ export async function createMockApp(options: MockOptions = {}): Promise<FastifyI
   reportFeatureLevel(app, maxFeatureLevel);
   await registerRoutes<MockUser>(app, {
     handlers: mockHandlers,
-    authenticate: (email) => ({ email }),
+    authenticate: ({ username }) => ({ email: username }),
+    realm: 'teamchat',
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
   });
   return app;

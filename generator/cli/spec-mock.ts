@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { typescript } from '../cjs.js';
 import { ConfigError, type GenerateConfig } from '../config.js';
 import { produce } from './pipeline.js';
@@ -50,14 +50,15 @@ export async function startSpecMock(config: GenerateConfig, listen = listenAddre
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, packagesResolvedHere(outputText));
     }
-    const [{ default: Fastify }, { clientErrorHandler, frameworkErrors }, server, mock] = await Promise.all([
+    const [{ default: Fastify }, server, mock] = await Promise.all([
       import('fastify'),
-      import('../../server/http/framework-errors.js'),
-      import(pathToFileURL(join(dir, 'server.js')).href) as Promise<{ registerRoutes: Register; basePath?: string }>,
+      import(pathToFileURL(join(dir, 'server.js')).href) as Promise<GeneratedServer>,
       import(pathToFileURL(join(dir, 'mock-handlers.js')).href) as Promise<{ mockHandlers: unknown }>,
     ]);
-    const app = Fastify({ frameworkErrors, clientErrorHandler, logger: false });
-    await server.registerRoutes(app, { handlers: mock.mockHandlers, authenticate: (email: string) => ({ email }) });
+    // Errors Fastify raises before routing answer in the document's error body too.
+    const app = Fastify({ frameworkErrors: server.frameworkErrors, logger: false });
+    // Any credential is accepted; the handlers see it as the user.
+    await server.registerRoutes(app, { handlers: mock.mockHandlers, authenticate: (credential: unknown) => ({ credential }) });
     const url = await app.listen(listen);
     return {
       url,
@@ -73,7 +74,11 @@ export async function startSpecMock(config: GenerateConfig, listen = listenAddre
   }
 }
 
-type Register = (app: FastifyInstance, options: { handlers: unknown; authenticate: (email: string) => unknown }) => Promise<void>;
+interface GeneratedServer {
+  registerRoutes: (app: FastifyInstance, options: { handlers: unknown; authenticate: (credential: unknown) => unknown }) => Promise<void>;
+  frameworkErrors: FastifyServerOptions['frameworkErrors'];
+  basePath?: string;
+}
 
 /**
  * The compiled modules live in a temporary folder with no node_modules above

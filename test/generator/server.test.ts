@@ -54,25 +54,26 @@ describe('server target: golden output of the fixture model', () => {
 describe('server target: route table and Handlers type', () => {
   it('gives each operation its method, full Fastify path, name and auth flag', () => {
     expect(Object.values(routes)).toEqual([
-      { operation: 'fetchApiKey', operationId: 'fetch-api-key', method: 'POST', path: '/api/v1/fetch_api_key', auth: false },
-      { operation: 'getMessage', operationId: 'get-message', method: 'GET', path: '/api/v1/messages/:message_id', auth: true },
+      { operation: 'fetchApiKey', operationId: 'fetch-api-key', method: 'POST', path: '/api/v1/fetch_api_key', auth: false, security: [] },
+      { operation: 'getMessage', operationId: 'get-message', method: 'GET', path: '/api/v1/messages/:message_id', auth: true, security: [['basicAuth']] },
       {
         operation: 'removeReaction',
         operationId: 'remove-reaction',
         method: 'DELETE',
         path: '/api/v1/messages/:message_id/reactions',
         auth: true,
+        security: [['basicAuth']],
       },
-      { operation: 'updateStream', operationId: 'update-stream', method: 'PATCH', path: '/api/v1/streams/:stream_id', auth: true },
-      { operation: 'uploadFile', operationId: 'upload-file', method: 'POST', path: '/api/v1/user_uploads', auth: true, file: 'file' },
-      { operation: 'getOwnUser', operationId: 'get-own-user', method: 'GET', path: '/api/v1/users/me', auth: true },
+      { operation: 'updateStream', operationId: 'update-stream', method: 'PATCH', path: '/api/v1/streams/:stream_id', auth: true, security: [['basicAuth']] },
+      { operation: 'uploadFile', operationId: 'upload-file', method: 'POST', path: '/api/v1/user_uploads', auth: true, security: [['basicAuth']], file: 'file' },
+      { operation: 'getOwnUser', operationId: 'get-own-user', method: 'GET', path: '/api/v1/users/me', auth: true, security: [['basicAuth']] },
     ]);
   });
 
   it('types each handler by its Params and Response types, with no user where no authentication', async () => {
     const server = output(await runTarget(fixtureModel(), freshDir()), 'generated/server.ts');
-    expect(server).toContain('  updateStream: Handler<UpdateStreamParams, UpdateStreamResponse, User>;');
-    expect(server).toContain('  fetchApiKey: Handler<FetchApiKeyParams, FetchApiKeyResponse, undefined>;');
+    expect(server).toContain('  updateStream: Handler<UpdateStreamParams, HandlerResult<UpdateStreamResponse>, User, UpdateStreamResponded>;');
+    expect(server).toContain('  fetchApiKey: Handler<FetchApiKeyParams, HandlerResult<FetchApiKeyResponse>, undefined, FetchApiKeyResponded>;');
     expect(server).toContain("  'STREAM_DOES_NOT_EXIST': 400,");
     expect(server).toContain('operation(routes.uploadFile, decodeUploadFile, handlers.uploadFile, responseValidators.uploadFile),');
   });

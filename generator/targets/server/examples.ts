@@ -15,7 +15,7 @@ export function exampleLiteral(example: unknown, indent: string): string | undef
   return printValue(body, indent);
 }
 
-function printValue(value: unknown, indent: string): string {
+export function printValue(value: unknown, indent: string): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return quote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

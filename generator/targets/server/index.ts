@@ -5,13 +5,14 @@ import { runtimeFile } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { handlerType, mergeHandler, scaffoldProject, type OwnedParts } from './scaffold.js';
 import { loadTemplates } from './templates.js';
+import { errorFormatLiteral, findErrorFormat } from './error-format.js';
 import { buildView, literal, type OperationView } from './view.js';
 
 export const target: Target = {
   name: 'server',
   description: 'Fastify route bindings, the handlers index, mock handlers and handler scaffolds',
   generate(ctx: TargetContext): OutputFile[] {
-    const view = buildView(ctx.model);
+    const view = buildView(ctx.model, errorFormatLiteral(findErrorFormat(ctx.model)));
     const templates = loadTemplates(ctx.templatesDir);
     const header = banner(ctx.model, ctx.command, 'line');
     const outputs: OutputFile[] = [
@@ -135,12 +136,16 @@ function handlersIndexView(ctx: TargetContext, operations: OperationView[]) {
 
 function mockView(ctx: TargetContext, operations: OperationView[]) {
   const failure = failureStyle(ctx);
-  const entries = operations.map((operation) => ({
-    camel: operation.camel,
-    example: operation.example('  ') ?? false,
-    notImplemented: notImplemented(operation),
-    failure: failure.expression(operation),
-  }));
+  const entries = operations.map((operation) => {
+    const answer = operation.mockAnswer('  ');
+    return {
+      camel: operation.camel,
+      example: answer ?? false,
+      parameters: answer?.startsWith('ctx.') === true ? '_params, ctx' : '',
+      notImplemented: notImplemented(operation),
+      failure: failure.expression(operation),
+    };
+  });
   return { operations: entries, needsApiError: entries.some((entry) => entry.example === false), failureImport: failure.name };
 }
 

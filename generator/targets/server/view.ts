@@ -1,5 +1,7 @@
-import type { ApiModel, HttpMethod, Operation, Parameter, Schema } from '../../model/types.js';
-import { exampleLiteral, quote } from './examples.js';
+import type { ApiModel, HttpMethod, Operation, OperationError, Parameter, ResponseModel, Schema, SecuritySchemeModel } from '../../model/types.js';
+import { exampleLiteral, printValue, quote } from './examples.js';
+import { sampleValue } from './samples.js';
+import { hasReadWrite } from '../types/index.js';
 
 /** Fastify ends a `:param` at characters other than these, so path parameter names must stay within them. */
 const FASTIFY_PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -27,6 +29,18 @@ export interface OperationView {
   example(indent: string): string | undefined;
   /** Each value printed as a TypeScript string literal. */
   literals: { operationId: string; method: string; fastifyPath: string; fileParameter?: string };
+  /** Route fields beyond the classic ones, as TypeScript property lines (`security: [['basicAuth']],`). */
+  routeExtras: string[];
+  /** Type of the primary success body a handler returns. */
+  resultType: string;
+  /** `<Pascal>Responded` (the union of `Responded<status, body, headers>` over every declared response), or `never`. */
+  responsesType: string;
+  /** The members of `<Pascal>Responded`. */
+  respondedLines: string[];
+  /** The handler's user type: `User`, `User | undefined` (optional credentials) or `undefined`. */
+  userType: string;
+  /** The mock's answer: a TypeScript expression (`ctx` in scope), or undefined when nothing can be made. */
+  mockAnswer(indent: string): string | undefined;
 }
 
 export interface ErrorView {
@@ -41,22 +55,143 @@ export interface ServerView {
   maxFeatureLevel: number;
   operations: OperationView[];
   errors: ErrorView[];
+  /** `ApiSettings` of the document, as a TypeScript expression. */
+  apiLiteral: string;
+  /** The `Credential` union of the document's schemes. */
+  credentialType: string;
+  /** `ErrorFormat` expression, or `undefined`. */
+  errorFormatLiteral: string;
+  /** Names server.ts imports from server-runtime.js and types.js. */
+  runtimeImports: string[];
+  typeImports: string[];
 }
 
-export function buildView(model: ApiModel): ServerView {
+export function buildView(model: ApiModel, errorFormat: string = 'undefined'): ServerView {
+  const typed = model.openapi !== undefined;
+  const readable = typed && hasReadWriteMarkers(model);
+  const operations = model.operations.map((operation) => operationView(model, operation, typed, readable));
   return {
     title: model.title,
     version: model.version,
     basePathLiteral: literal(model.basePath),
     maxFeatureLevel: model.maxFeatureLevel,
-    operations: model.operations.map((operation) => operationView(model.basePath, operation)),
+    operations,
     errors: model.errors.map((error) => ({ codeLiteral: literal(error.code), status: error.status })),
+    apiLiteral: apiLiteral(model),
+    credentialType: credentialType(model),
+    errorFormatLiteral: errorFormat,
+    runtimeImports: runtimeImports(model, operations),
+    typeImports: typeImports(model, operations),
   };
 }
 
-function operationView(basePath: string, operation: Operation): OperationView {
+function runtimeImports(model: ApiModel, operations: OperationView[]): string[] {
+  const names = ['defineErrorFormat', 'defineErrorStatus', 'operation', 'registerOperations', 'type ApiSettings', 'type Handler'];
+  const kinds = new Set(securitySchemes(model).map((scheme) => scheme.kind));
+  if (kinds.has('apiKey')) names.push('type ApiKeyCredential');
+  if (kinds.has('basic')) names.push('type BasicCredential');
+  if (usesLegacyResult(model)) names.push('type HandlerResult');
+  if (kinds.has('http')) names.push('type HttpCredential');
+  if (kinds.has('mutualTLS')) names.push('type MutualTlsCredential');
+  names.push('type RegisterOptions as RuntimeRegisterOptions');
+  if (operations.some((operation) => operation.responsesType !== 'never')) names.push('type Responded');
+  names.push('type Route');
+  if (kinds.has('bearer') || kinds.has('oauth2') || kinds.has('openIdConnect')) names.push('type TokenCredential');
+  return names;
+}
+
+function typeImports(model: ApiModel, operations: OperationView[]): string[] {
+  const all = [...operations.map((operation) => operation.resultType), ...operations.flatMap((operation) => operation.respondedLines)].join(' ');
+  const names = ['ErrorBody', 'ErrorCode'];
+  if (/\bpaths\[/.test(all)) names.push('paths');
+  if (/\bReadable</.test(all)) names.push('Readable');
+  for (const operation of operations) {
+    names.push(`${operation.pascal}Params`);
+    if (usesLegacyResult(model)) names.push(`${operation.pascal}Response`);
+  }
+  return names;
+}
+
+/** Under the success-envelope convention handlers return `HandlerResult<<Pascal>Response>`, as before. */
+function usesLegacyResult(model: ApiModel): boolean {
+  return model.conventions.successEnvelope;
+}
+
+function hasReadWriteMarkers(model: ApiModel): boolean {
+  return model.openapi !== undefined && hasReadWrite(model.openapi);
+}
+
+/**
+ * The document's security schemes, plus HTTP Basic for any name a
+ * requirement uses without a declaration (a model built before schemes were
+ * modelled named only `basicAuth`).
+ */
+function securitySchemes(model: ApiModel): SecuritySchemeModel[] {
+  const declared = new Set(model.securitySchemes.map((scheme) => scheme.name));
+  const extra: SecuritySchemeModel[] = [];
+  for (const name of new Set(model.operations.flatMap((operation) => operation.security.flat()))) {
+    if (declared.has(name)) continue;
+    extra.push({ name, names: { camel: name, pascal: name, file: name }, description: '', kind: 'basic', source: { file: '' } });
+  }
+  return [...model.securitySchemes, ...extra.sort((a, b) => a.name.localeCompare(b.name))];
+}
+
+function apiLiteral(model: ApiModel): string {
+  const schemes = securitySchemes(model).map((scheme) => {
+    const fields = [`kind: ${literal(scheme.kind)}`];
+    if (scheme.in !== undefined) fields.push(`in: ${literal(scheme.in)}`);
+    if (scheme.parameterName !== undefined) fields.push(`name: ${literal(scheme.parameterName)}`);
+    if (scheme.scheme !== undefined) fields.push(`scheme: ${literal(scheme.scheme)}`);
+    return `    ${propertyName(scheme.name)}: { ${fields.join(', ')} },`;
+  });
+  const formFields = model.conventions.successEnvelope && model.conventions.bodyCodedErrors;
+  return [
+    '{',
+    `  title: ${literal(model.title)},`,
+    schemes.length === 0 ? '  securitySchemes: {},' : `  securitySchemes: {\n${schemes.join('\n')}\n  },`,
+    `  successEnvelope: ${model.conventions.successEnvelope},`,
+    `  formFields: ${formFields},`,
+    '}',
+  ].join('\n');
+}
+
+function credentialType(model: ApiModel): string {
+  const members = securitySchemes(model).map((scheme) => {
+    const name = literal(scheme.name);
+    switch (scheme.kind) {
+      case 'basic':
+        return `BasicCredential<${name}>`;
+      case 'bearer':
+      case 'oauth2':
+      case 'openIdConnect':
+        return `TokenCredential<${name}, ${literal(scheme.kind)}>`;
+      case 'apiKey':
+        return `ApiKeyCredential<${name}>`;
+      case 'http':
+        return `HttpCredential<${name}>`;
+      case 'mutualTLS':
+        return `MutualTlsCredential<${name}>`;
+    }
+  });
+  return members.length === 0 ? 'never' : members.join(' | ');
+}
+
+function propertyName(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : literal(name);
+}
+
+/** `paths[...][...]["responses"][key]` of a response. */
+function responseKey(response: ResponseModel | OperationError): string {
+  if (response.statusText !== undefined) return JSON.stringify(response.statusText);
+  return response.status === 0 ? '"default"' : String(response.status);
+}
+
+function operationView(model: ApiModel, operation: Operation, typed: boolean, readable: boolean): OperationView {
+  const basePath = model.basePath;
   const fastifyPath = basePath + toFastifyPath(operation);
-  const fileParameter = operation.parameters.find((parameter) => parameter.encoding === 'file')?.name;
+  const files = operation.parameters.filter((parameter) => parameter.encoding === 'file');
+  // Exactly one single file: any part name is taken for it (multipart bodies from simple clients).
+  const fileParameter = files.length === 1 && files[0]!.schema.kind !== 'array' ? files[0]!.name : undefined;
   const method = operation.method.toUpperCase() as Uppercase<HttpMethod>;
   const literals: OperationView['literals'] = {
     operationId: literal(operation.id),
@@ -64,6 +199,29 @@ function operationView(basePath: string, operation: Operation): OperationView {
     fastifyPath: literal(fastifyPath),
   };
   if (fileParameter !== undefined) literals.fileParameter = literal(fileParameter);
+  const legacy = usesLegacyResult(model);
+  const pathsOf = `paths[${JSON.stringify(operation.path)}][${JSON.stringify(operation.method)}]["responses"]`;
+  const read = (type: string): string => (readable ? `Readable<${type}>` : type);
+  const bodyType = (response: ResponseModel | OperationError): string => {
+    if (response.contents.length === 0) return 'undefined';
+    if (!typed) return 'unknown';
+    const types = response.contents.map((content) => {
+      if (content.kind === 'text') return 'string';
+      if (content.kind === 'binary') return 'Uint8Array | string';
+      return read(`${pathsOf}[${responseKey(response)}]["content"][${JSON.stringify(content.mediaType)}]`);
+    });
+    return [...new Set(types)].join(' | ');
+  };
+  const success = operation.success;
+  const resultType = legacy
+    ? `HandlerResult<${operation.names.pascal}Response>`
+    : success.contents.length === 0
+      ? 'void'
+      : bodyType(success);
+  const responses = [...operation.successes, ...operation.errors].map((response) => {
+    const status = response.statusText !== undefined || response.status === 0 ? 'number' : String(response.status);
+    return `Responded<${status}, ${bodyType(response)}, ${headersType(response)}>`;
+  });
   const view: OperationView = {
     camel: operation.names.camel,
     pascal: operation.names.pascal,
@@ -76,11 +234,81 @@ function operationView(basePath: string, operation: Operation): OperationView {
     doc: commentSafe(`${method} ${operation.path}: ${oneLine(operation.summary)}`),
     parameterDocs: operation.parameters.map(parameterDoc),
     deprecated: operation.deprecated,
-    example: (indent) => exampleLiteral(operation.success.examples[0]?.value, indent),
+    example: (indent) => (legacy ? exampleLiteral(success.examples[0]?.value, indent) : undefined),
     literals,
+    routeExtras: routeExtras(operation),
+    resultType,
+    userType: operation.auth ? 'User' : operation.security.some((alternative) => alternative.length > 0) ? 'User | undefined' : 'undefined',
+    responsesType: responses.length === 0 ? 'never' : `${operation.names.pascal}Responded`,
+    respondedLines: [...new Set(responses)],
+    mockAnswer: (indent) => mockAnswer(model, operation, legacy, indent),
   };
   if (fileParameter !== undefined) view.fileParameter = fileParameter;
   return view;
+}
+
+function headersType(response: ResponseModel | OperationError): string {
+  if (response.headers.length === 0) return 'undefined';
+  const fields = response.headers.map((header) => `${literal(header.name.toLowerCase())}${header.required ? '' : '?'}: string | number | boolean | readonly string[]`);
+  const type = `{ ${fields.join('; ')} }`;
+  return response.headers.some((header) => header.required) ? type : `${type} | undefined`;
+}
+
+/** `security`, `body`, `status` and `responses` of the route, where they say more than the defaults. */
+function routeExtras(operation: Operation): string[] {
+  const security = operation.security.map((alternative) => `[${alternative.map(literal).join(', ')}]`);
+  const lines = [`security: [${security.join(', ')}],`];
+  const body = operation.requestBody;
+  if (body?.mode === 'whole') {
+    const contents = body.contents.map((content) => `{ mediaType: ${literal(content.mediaType)}, kind: ${literal(content.kind)} }`);
+    lines.push(`body: { required: ${body.required}, contents: [${contents.join(', ')}] },`);
+  }
+  const status = operation.success.status === 0 ? 200 : operation.success.status;
+  if (status !== 200) lines.push(`status: ${status},`);
+  // An error response without a body needs no entry: `respond(status)` sends none either way.
+  const all = [...operation.successes, ...operation.errors.filter((error) => error.contents.length > 0)];
+  const plainJson = (response: ResponseModel | OperationError) =>
+    response.contents.length > 0 && response.contents.every((content) => content.kind === 'json' && content.mediaType === 'application/json');
+  if (!all.every(plainJson)) {
+    const entries = all.map((response) => {
+      const key = response.statusText ?? (response.status === 0 ? 'default' : String(response.status));
+      const contents = response.contents.map((content) => `{ mediaType: ${literal(content.mediaType)}, kind: ${literal(content.kind)} }`);
+      return `${/^\d+$/.test(key) ? key : literal(key)}: [${contents.join(', ')}]`;
+    });
+    lines.push(`responses: { ${entries.join(', ')} },`);
+  }
+  return lines;
+}
+
+/**
+ * What the mock answers: the primary success's first example (a schema-made
+ * value without one), with its required headers; under the envelope
+ * convention the example without the envelope fields, as before.
+ */
+function mockAnswer(model: ApiModel, operation: Operation, legacy: boolean, indent: string): string | undefined {
+  const success = operation.success;
+  if (legacy) {
+    const example = exampleLiteral(success.examples[0]?.value, indent);
+    return example === undefined ? undefined : `(${example})`;
+  }
+  const content = success.contents[0];
+  let body: string;
+  if (content === undefined) {
+    body = 'undefined';
+  } else {
+    const example = content.examples[0]?.value ?? content.schema.examples?.[0] ?? sampleValue(content.schema, model);
+    if (example === undefined) return undefined;
+    const value = content.kind === 'json' ? example : typeof example === 'string' ? example : JSON.stringify(example);
+    body = `${printValue(value, indent)} as never`;
+  }
+  const required = success.headers.filter((header) => header.required);
+  const status = success.status === 0 ? 200 : success.status;
+  if (required.length === 0) return body === 'undefined' ? 'undefined' : `(${body})`;
+  const headers = required.map((header) => {
+    const value = header.schema.examples?.[0] ?? sampleValue(header.schema, model) ?? '';
+    return `${literal(header.name.toLowerCase())}: ${literal(typeof value === 'string' ? value : JSON.stringify(value))}`;
+  });
+  return `ctx.respond(${status}, ${body}, { ${headers.join(', ')} } as never)`;
 }
 
 /** `/streams/{stream_id}` to `/streams/:stream_id`. */
