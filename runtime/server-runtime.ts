@@ -68,6 +68,8 @@ export interface Route {
    * (scheme `basic`) when `auth`, else none.
    */
   security?: readonly (readonly string[])[];
+  /** Whether the operation reads cookies (it has cookie parameters): the Cookie header is parsed only then (and for cookie API keys). */
+  cookies?: boolean;
   /** Wire name of the file parameter, for an operation that takes exactly one file (any part name is taken for it). */
   file?: string;
   /** A request body taken whole (the model's `mode: 'whole'`): each media type it may come as. */
@@ -846,7 +848,7 @@ function readRequest(request: FastifyRequest, route: Route, body: BodyPlan | und
     query: request.query as FormFields,
     body: {},
     headers: request.headers,
-    cookies: cookiesOf(request),
+    cookies: route.cookies === true ? cookiesOf(request) : NO_COOKIES,
   };
   const sent = request.body;
   if (sent instanceof OtherBody) {
@@ -874,7 +876,7 @@ async function readMultipartRequest(request: FastifyRequest, route: Route, body:
     body: fields,
     files,
     headers: request.headers,
-    cookies: cookiesOf(request),
+    cookies: route.cookies === true ? cookiesOf(request) : NO_COOKIES,
   };
   if (body?.multipart !== undefined) raw.content = { mediaType: body.multipart.mediaType, value: fields };
   return withFile(raw, route);

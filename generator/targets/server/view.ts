@@ -258,6 +258,7 @@ function headersType(response: ResponseModel | OperationError): string {
 function routeExtras(operation: Operation): string[] {
   const security = operation.security.map((alternative) => `[${alternative.map(literal).join(', ')}]`);
   const lines = [`security: [${security.join(', ')}],`];
+  if (operation.parameters.some((parameter) => parameter.location === 'cookie')) lines.push('cookies: true,');
   const body = operation.requestBody;
   if (body?.mode === 'whole') {
     const contents = body.contents.map((content) => `{ mediaType: ${literal(content.mediaType)}, kind: ${literal(content.kind)} }`);
