@@ -160,7 +160,7 @@ export type FrameworkErrorCode = keyof typeof FRAMEWORK_ERROR_STATUS;
 
 /**
  * The document's own error schema, as the generator read it
- * (docs/decisions/0014-framework-errors.md): a body with every required
+ * (docs/decisions/0015-framework-errors.md): a body with every required
  * field (`template`), and where the message, the HTTP status and the error
  * code go (property paths).
  */

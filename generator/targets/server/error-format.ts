@@ -1,6 +1,6 @@
 /**
  * The document's own error schema, for the framework errors the bindings
- * raise themselves (docs/decisions/0014-framework-errors.md): the named
+ * raise themselves (docs/decisions/0015-framework-errors.md): the named
  * schema most error responses (4xx, 5xx, `default`) share, with a
  * message-like string field; the status-like and code-like fields it has
  * are filled too, and every other required field gets a plain value.
