@@ -2,15 +2,21 @@
 // change the spec or the templates and regenerate with `npm run generate`.
 
 /**
- * The generated client's runtime: request building, the fetch exchange,
- * errors and response validation. The generated `client.ts` gives it the
- * API's shape (the operation table, typed methods) and types its errors by
- * augmenting {@link ClientTypes}. No dependencies: it runs in browsers and Node.
+ * The generated client's runtime: request building (parameters in every
+ * location and style, bodies of every kind, credentials of every security
+ * scheme), the fetch exchange, response decoding, errors and response
+ * validation. The generated `client.ts` gives it the API's shape as data
+ * (the operation table, the security schemes, the conventions the document
+ * follows) and types its errors by augmenting {@link ClientTypes}. No
+ * dependencies: it runs in browsers and Node.
  */
 
 /**
  * Types the generated `client.ts` supplies through module augmentation:
- * `declare module './client-runtime.js' { interface ClientTypes { errorBody: ErrorBody } }`.
+ * `declare module './client-runtime.js' { interface ClientTypes { errorBody: ErrorBody } }`
+ * for a document whose errors carry a `code` (body-coded errors), or
+ * `{ errorsBy: 'status'; operationErrors: OperationErrors }` for one whose
+ * errors are typed by HTTP status.
  */
 export interface ClientTypes {}
 
@@ -20,6 +26,12 @@ export type KnownErrorBody = ClientTypes extends { errorBody: infer B } ? B : Un
 /** Every error code the API defines. */
 export type KnownErrorCode = KnownErrorBody extends { code: infer C extends string } ? C : string;
 
+/** Per operation, its error bodies by status key (`404`, `'4XX'`, `'default'`). */
+export type KnownOperationErrors = ClientTypes extends { operationErrors: infer M } ? M : {};
+
+/** Whether the API types its errors by status (true) or by body `code` (false). */
+type ErrorsByStatus = ClientTypes extends { errorsBy: 'status' } ? true : false;
+
 /** A file to upload: its bytes, name and media type. */
 export interface UploadFile {
   filename: string;
@@ -27,20 +39,38 @@ export interface UploadFile {
   data: Blob | Uint8Array;
 }
 
-/** Options of {@link createClient}. */
-export interface ClientOptions {
+/** Bytes of a binary request body. */
+export type BinaryBody = Blob | Uint8Array | ArrayBuffer;
+
+/**
+ * A credential given as a value, or as a function the client calls before
+ * every request (sync or async), e.g. to refresh an OAuth2 access token.
+ * A function returning `undefined` sends no credential for that request.
+ */
+export type TokenSource = string | (() => string | undefined | Promise<string | undefined>);
+
+/** The user name and password of HTTP Basic authentication. */
+export interface BasicCredentials {
+  username: string;
+  password: string;
+}
+
+/** The credential of one security scheme: Basic credentials, or a token/key. */
+export type Credential = BasicCredentials | TokenSource;
+
+/**
+ * Options every generated client takes; the generated `ClientOptions` adds
+ * `auth` (credentials per security scheme of the document).
+ */
+export interface BaseClientOptions {
   /** Server root, e.g. `http://127.0.0.1:9991`; the client appends the API's base path. */
   baseUrl: string;
-  /** Username of HTTP Basic auth: the user's or bot's email address. */
-  email: string;
-  /** Password of HTTP Basic auth: the API key. */
-  apiKey: string;
   /**
    * The server's feature level: operations and parameters newer than it are
    * refused before anything is sent, and response fields newer than it may be
    * absent. `'server'`: learn it from the `X-Feature-Level` header of every
    * answer (nothing is refused before the first answer); see also
-   * {@link detectFeatureLevel}.
+   * `detectFeatureLevel`. Only for documents that name feature levels.
    */
   featureLevel?: number | 'server';
   /** Defaults to `globalThis.fetch`. */
@@ -51,6 +81,17 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Retry throttled, unavailable and unreachable answers (off by default). */
   retry?: RetryOptions;
+  /** Headers sent with every request (a call's own `headers` and parameters take precedence). */
+  headers?: Record<string, string>;
+}
+
+/** What the runtime receives: the generated options, credentials keyed by scheme name. */
+export interface SenderOptions extends BaseClientOptions {
+  auth?: { readonly [scheme: string]: Credential | undefined };
+  /** Shorthand of the document's Basic scheme (our own API: the user's email address). */
+  email?: string;
+  /** Shorthand of the document's Basic scheme (our own API: the API key). */
+  apiKey?: string;
 }
 
 /**
@@ -74,6 +115,20 @@ export interface RetryOptions {
 /** Per-call options, the second argument of every method. */
 export interface RequestOptions {
   signal?: AbortSignal;
+  /**
+   * The media type to send the request body as, one of those the operation
+   * declares (default: the first). Ignored by operations without a body.
+   */
+  contentType?: string;
+  /** Extra headers for this call (parameters of the operation take precedence). */
+  headers?: Record<string, string>;
+}
+
+/** A response with its status and headers, as the `withResponse` methods resolve. */
+export interface ApiResponse<S extends number = number, B = unknown> {
+  status: S;
+  headers: Headers;
+  body: B;
 }
 
 /** An error body whose code this client does not know (the server may be newer). */
@@ -91,34 +146,92 @@ export type ErrorBodyFor<C extends string> = string extends C
     ? UnknownErrorBody
     : Extract<KnownErrorBody, { code: C }>;
 
+/** The body type of an {@link ApiError} not narrowed further: by code, or `unknown` for status-typed errors. */
+export type DefaultErrorBody<C extends string> = ErrorsByStatus extends true ? unknown : ErrorBodyFor<C>;
+
 type ReservedErrorKey = 'result' | 'msg' | 'code' | keyof ApiError;
 
 /** An {@link ApiError} with a known code, carrying that code's extra fields on the error itself. */
 export type ApiErrorOf<C extends KnownErrorCode> = ApiError<C> &
   Readonly<Omit<Extract<KnownErrorBody, { code: C }>, ReservedErrorKey>>;
 
+/** `'4XX'` for 404: the range key a status falls in. */
+type RangeKey<S extends number> = `${S}` extends `${infer D}${string}` ? `${D}XX` : never;
+
+/** The body an operation's error map `M` declares for status `S`: exact, else its range, else `default`; never when none. */
+type DeclaredBody<M, S extends number> = S extends keyof M
+  ? M[S]
+  : RangeKey<S> extends keyof M
+    ? M[RangeKey<S>]
+    : 'default' extends keyof M
+      ? M['default']
+      : never;
+
+type AnyOperationBody<S extends number> = {
+  [O in keyof KnownOperationErrors]: DeclaredBody<KnownOperationErrors[O], S>;
+}[keyof KnownOperationErrors];
+
 /**
- * The server answered with an error envelope. Narrow it by code with
- * {@link isApiError} or {@link ApiError.is}: `if (isApiError(e, 'STREAM_DOES_NOT_EXIST')) e.stream_id`.
+ * The error body of status `S`: of operation `O` when given, else of any
+ * operation that declares one for `S` (exactly, by its range or `default`);
+ * `unknown` when none does.
  */
-export class ApiError<C extends string = string> extends Error {
+export type ErrorBodyForStatus<S extends number, O = never> = [O] extends [never]
+  ? [AnyOperationBody<S>] extends [never]
+    ? unknown
+    : AnyOperationBody<S>
+  : O extends keyof KnownOperationErrors
+    ? [DeclaredBody<KnownOperationErrors[O], S>] extends [never]
+      ? unknown
+      : DeclaredBody<KnownOperationErrors[O], S>
+    : unknown;
+
+/** An {@link ApiError} narrowed to status `S` (and operation `O`): its body is that status's schema. */
+export type ApiStatusError<S extends number, O extends string = never> = ApiError<string, ErrorBodyForStatus<S, O>> & {
+  readonly status: S;
+  readonly operation: [O] extends [never] ? string : O;
+};
+
+/**
+ * The server answered with an error: an HTTP status of 400 or more (or
+ * another status the operation does not declare as a success), or, for a
+ * document with our success envelope, `result: "error"`.
+ *
+ * Narrow it with {@link isApiError}:
+ * - by error code, for a document whose error schemas carry one
+ *   (`x-error-code`): `if (isApiError(e, 'STREAM_DOES_NOT_EXIST')) e.stream_id`;
+ * - by status, for any document: `if (isApiError(e, 404)) e.body` is typed as
+ *   the 404 body of any operation that declares one, and
+ *   `isApiError(e, 404, 'getPet')` as the 404 body of `getPet` (its `4XX` or
+ *   `default` body when it declares no 404).
+ *
+ * `code` is the body's `code` when it has one, else `HTTP_<status>`; `msg` is
+ * the body's `msg` (or `message`) when it has one, else `''`.
+ */
+export class ApiError<C extends string = string, B = DefaultErrorBody<C>> extends Error {
   override readonly name = 'ApiError';
   readonly operation: string;
   readonly status: number;
   readonly code: C;
   readonly msg: string;
-  /** The whole response body, including fields the spec does not list. */
-  readonly body: ErrorBodyFor<C>;
+  /** The whole response body, including fields the spec does not list: parsed JSON, text, a Blob, or undefined without a body. */
+  readonly body: B;
+  /** The response headers (empty when the error was built by hand). */
+  readonly headers: Headers;
 
-  constructor(operation: string, status: number, body: ErrorBodyFor<C>) {
-    super(`${operation} failed with ${body.code} (HTTP ${status}): ${body.msg}`);
+  constructor(operation: string, status: number, body: B, headers?: Headers) {
+    const record: Record<string, unknown> = isRecord(body) ? body : {};
+    const code = typeof record['code'] === 'string' ? record['code'] : undefined;
+    const msg = typeof record['msg'] === 'string' ? record['msg'] : typeof record['message'] === 'string' ? record['message'] : '';
+    super(code === undefined ? `${operation} failed with HTTP ${status}${msg === '' ? '' : `: ${msg}`}` : `${operation} failed with ${code} (HTTP ${status}): ${msg}`);
     this.operation = operation;
     this.status = status;
-    this.code = body.code as C;
-    this.msg = body.msg;
+    this.code = (code ?? `HTTP_${status}`) as C;
+    this.msg = msg;
     this.body = body;
+    this.headers = headers ?? new Headers();
     // The code's extra fields (e.g. `stream_id`) are readable on the error itself.
-    for (const [key, value] of Object.entries(body)) {
+    for (const [key, value] of Object.entries(record)) {
       if (key !== 'result' && !(key in this)) Object.defineProperty(this, key, { value, enumerable: true });
     }
   }
@@ -128,16 +241,25 @@ export class ApiError<C extends string = string> extends Error {
   }
 }
 
-/** Whether `error` is an {@link ApiError}, optionally with the given code (which narrows its fields). */
+/**
+ * Whether `error` is an {@link ApiError}; with a code (a string), one with
+ * that body `code`, narrowing its fields; with a status (a number), one with
+ * that HTTP status, narrowing its `body` to the status's schema, of the
+ * operation given as third argument or of any operation.
+ */
 export function isApiError(error: unknown): error is ApiError;
 export function isApiError<K extends KnownErrorCode>(error: unknown, code: K): error is ApiErrorOf<K>;
-export function isApiError(error: unknown, code?: string): boolean {
-  return error instanceof ApiError && (code === undefined || error.code === code);
+export function isApiError<S extends number>(error: unknown, status: S): error is ApiStatusError<S>;
+export function isApiError<S extends number, O extends keyof KnownOperationErrors & string>(error: unknown, status: S, operation: O): error is ApiStatusError<S, O>;
+export function isApiError(error: unknown, codeOrStatus?: string | number, operation?: string): boolean {
+  if (!(error instanceof ApiError)) return false;
+  if (typeof codeOrStatus === 'number') return error.status === codeOrStatus && (operation === undefined || error.operation === operation);
+  return codeOrStatus === undefined || error.code === codeOrStatus;
 }
 
 export type TransportErrorKind = 'network' | 'timeout' | 'aborted' | 'invalid-body';
 
-/** The request did not produce a usable answer: no response, a timeout, an abort, or a body that is not a JSON envelope. */
+/** The request did not produce a usable answer: no response, a timeout, an abort, or a body that cannot be read as declared. */
 export class TransportError extends Error {
   override readonly name = 'TransportError';
   readonly operation: string;
@@ -203,16 +325,44 @@ export class ResponseValidationError extends Error {
   }
 }
 
-export type ParamLocation = 'path' | 'query' | 'body';
+// ---------------------------------------------------------------------------
+// The operation table (data the generated client.ts writes)
+// ---------------------------------------------------------------------------
+
+export type ParamLocation = 'path' | 'query' | 'header' | 'cookie' | 'body';
 export type ParamEncoding = 'plain' | 'json' | 'file';
+/** OpenAPI `style`: path `simple`/`label`/`matrix`, query `form`/`spaceDelimited`/`pipeDelimited`/`deepObject`, header `simple`, cookie `form`. */
+export type ParamStyle = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+export type BodyKind = 'form' | 'multipart' | 'json' | 'text' | 'binary';
+export type ResponseKind = 'json' | 'text' | 'binary';
 
 export interface ParamSpec {
   /** Name on the wire, also the key in the parameters object. */
   readonly name: string;
   readonly in: ParamLocation;
   readonly encoding: ParamEncoding;
+  /** `plain` parameters: absent means the location's default (path and header `simple`, query and cookie `form`). */
+  readonly style?: ParamStyle;
+  /** Absent means the style's default: true for `form`, false otherwise. */
+  readonly explode?: boolean;
+  /** Query: reserved characters (RFC 3986) are sent as they are. */
+  readonly allowReserved?: boolean;
+  /** Multipart fields: the part's media type (a file's default when the file names none). */
+  readonly contentType?: string;
   readonly featureLevel?: number;
 }
+
+/** A request body sent whole (JSON, text, bytes, or an object as a form), passed as the parameter `param`. */
+export interface BodySpec {
+  /** The key of the body in the parameters object. */
+  readonly param: string;
+  readonly required: boolean;
+  /** Each declared media type, in document order; the first is the default. */
+  readonly contents: readonly { readonly mediaType: string; readonly kind: BodyKind }[];
+}
+
+/** A declared response body: its media type and how it is read. */
+export type ResponseContentSpec = readonly [mediaType: string, kind: ResponseKind];
 
 /** `[path, level]`: a response field (`linkifiers[].example_input`) and the newest feature level noted on it. */
 export type LevelledPath = readonly [string, number];
@@ -221,12 +371,53 @@ export interface OperationSpec {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'TRACE';
   /** Relative to the base path, with `{name}` placeholders. */
   readonly path: string;
-  readonly auth: boolean;
-  readonly body: 'none' | 'form' | 'multipart';
+  /**
+   * Security alternatives (any one suffices), each the scheme names that
+   * must all be sent; `[]` (or absent): none. An empty alternative makes
+   * credentials optional.
+   */
+  readonly security?: readonly (readonly string[])[];
+  /** How fields-mode body parameters travel: `none`, `form` or `multipart`; whole bodies are described by `requestBody`. */
+  readonly body: 'none' | BodyKind;
+  /** A body sent whole. */
+  readonly requestBody?: BodySpec;
+  /** The operation's own path prefix, when it differs from the document's. */
+  readonly basePath?: string;
+  /** The operation's own server (an absolute URL, its path included), when it differs from the document's. */
+  readonly server?: string;
   readonly featureLevel?: number;
   readonly params: readonly ParamSpec[];
+  /** The primary success status (the one `responseValidators` checks). */
+  readonly success?: number;
+  /**
+   * Declared responses by status key (`'200'`, `'2XX'`, `'default'`): the
+   * media types of each body (`[]`: no body). Statuses not listed are read
+   * by their Content-Type.
+   */
+  readonly responses?: { readonly [status: string]: readonly ResponseContentSpec[] };
   /** Success-body fields a server below their level may leave out or send in an older shape. */
   readonly newerFields?: readonly LevelledPath[];
+}
+
+/** One entry of the document's security schemes. */
+export interface SchemeSpec {
+  readonly kind: 'basic' | 'bearer' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'http' | 'mutualTLS';
+  /** `apiKey`: where the key travels. */
+  readonly in?: 'header' | 'query' | 'cookie';
+  /** `apiKey`: the header, query parameter or cookie name. */
+  readonly name?: string;
+  /** `http`: the scheme word sent before the credentials (`Digest`). */
+  readonly scheme?: string;
+}
+
+/** Conventions of our own API the document follows (see the generator's model). */
+export interface ConventionsSpec {
+  /** Success bodies are `{result: "success", msg, ...}`; `result: "error"` is an error whatever the status. */
+  readonly successEnvelope: boolean;
+  /** Error bodies carry a `code`; errors are read as such envelopes. */
+  readonly bodyCodedErrors: boolean;
+  /** Feature levels: `featureLevel` checks and the `X-Feature-Level` header. */
+  readonly featureLevels: boolean;
 }
 
 const BODY_EXCERPT_LENGTH = 200;
@@ -237,7 +428,7 @@ export type ResponseCheck = (body: unknown, options?: { strict?: boolean; allErr
 /** What the client needs of the generated validators module, loaded only when `validateResponses` is on. */
 export interface ResponseValidators {
   responseValidators: { readonly [operation: string]: ResponseCheck };
-  validateErrorBody: ResponseCheck;
+  validateErrorBody?: ResponseCheck;
 }
 
 /** The API's shape, from the generated `client.ts`. */
@@ -245,70 +436,107 @@ export interface ClientDefinition<N extends string> {
   /** Path prefix of every operation (e.g. `/api/v1`). */
   basePath: string;
   operations: { readonly [K in N]: OperationSpec };
+  /** The document's security schemes, by name. */
+  schemes?: { readonly [name: string]: SchemeSpec };
+  /** The scheme `email`/`apiKey` fill, for documents following our conventions. */
+  basicShorthand?: string;
+  /** Absent: all off. */
+  conventions?: ConventionsSpec;
   /** Per error code, its extra fields newer than some level. */
   newerErrorFields?: { readonly [code: string]: readonly LevelledPath[] };
   loadValidators(): Promise<ResponseValidators>;
 }
 
-/** Sends operation `name` with its parameters; resolves to the success body. */
-export type Send<N extends string> = (<T>(name: N, params: object | undefined, options: RequestOptions | undefined) => Promise<T>) & {
+/** Sends operation `name` with its parameters. */
+export interface Send<N extends string> {
+  /** Resolves to the success body. */
+  <T>(name: N, params: object | undefined, options: RequestOptions | undefined): Promise<T>;
+  /** Resolves to the status, headers and body of the success response. */
+  withResponse<T>(name: N, params: object | undefined, options: RequestOptions | undefined): Promise<T>;
   /** The level the client works with: given, or learned from the server; undefined until known. */
   featureLevel(): number | undefined;
-};
+}
 
 /** The header every answer of our server carries its feature level in. */
 export const FEATURE_LEVEL_HEADER = 'x-feature-level';
 
 const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
 const RETRY_STATUSES = new Set([502, 503, 504]);
+const NO_CONVENTIONS: ConventionsSpec = { successEnvelope: false, bodyCodedErrors: false, featureLevels: false };
 
-export function createSender<N extends string>(definition: ClientDefinition<N>, options: ClientOptions): Send<N> {
-  const root = options.baseUrl.replace(/\/+$/, '') + definition.basePath;
-  const authorization = basicAuthorization(options.email, options.apiKey);
+export function createSender<N extends string>(definition: ClientDefinition<N>, options: SenderOptions): Send<N> {
+  const root = options.baseUrl.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const validation = options.validateResponses ?? false;
+  const conventions = definition.conventions ?? NO_CONVENTIONS;
+  const credentials: { [scheme: string]: Credential | undefined } = { ...options.auth };
+  if (definition.basicShorthand !== undefined && options.email !== undefined && options.apiKey !== undefined) {
+    credentials[definition.basicShorthand] ??= { username: options.email, password: options.apiKey };
+  }
   let validators: Promise<ResponseValidators> | undefined;
   let learned: number | undefined;
-  const level = (): number | undefined => (typeof options.featureLevel === 'number' ? options.featureLevel : learned);
+  const level = (): number | undefined =>
+    !conventions.featureLevels ? undefined : typeof options.featureLevel === 'number' ? options.featureLevel : learned;
 
-  const send = async <T>(name: N, params: object | undefined, requestOptions: RequestOptions | undefined): Promise<T> => {
+  const exchangeOperation = async (name: N, params: object | undefined, requestOptions: RequestOptions | undefined): Promise<ApiResponse> => {
     const spec: OperationSpec = definition.operations[name];
     const values = (params ?? {}) as Record<string, unknown>;
-    checkFeatureLevel(name, spec, values, level());
-    const init = buildRequest(name, spec, values, authorization);
-    const url = root + init.path + (init.query ? `?${init.query}` : '');
-    const { status, body, headers } = await exchangeWithRetries(name, fetchImpl, url, init.request, options, requestOptions?.signal);
-    if (options.featureLevel === 'server') learned = reportedLevel(headers) ?? learned;
-
-    if (validation !== false && spec.method !== 'HEAD') {
-      validators ??= definition.loadValidators();
-      const { responseValidators, validateErrorBody } = await validators;
-      const failed = isErrorResponse(status, body);
-      const check = failed ? validateErrorBody : responseValidators[name];
-      const newer = failed ? definition.newerErrorFields?.[String(body['code'])] : spec.newerFields;
+    if (conventions.featureLevels) checkFeatureLevel(name, spec, values, level());
+    const built = buildRequest(name, spec, values, requestOptions?.contentType);
+    await applySecurity(spec.security, definition.schemes ?? {}, credentials, built);
+    const headers: Record<string, string> = { ...options.headers, ...requestOptions?.headers, ...built.headers };
+    if (built.cookies.length > 0) headers['Cookie'] = [headers['Cookie'], ...built.cookies].filter((c) => c !== undefined && c !== '').join('; ');
+    const query = built.query.join('&');
+    const prefix = spec.server !== undefined ? spec.server.replace(/\/+$/, '') : root + (spec.basePath ?? definition.basePath);
+    const url = prefix + built.path + (query === '' ? '' : `?${query}`);
+    const request: RequestInit = { method: spec.method, headers };
+    if (built.body !== undefined) request.body = built.body;
+    const answer = await exchangeWithRetries(name, fetchImpl, url, request, options, requestOptions?.signal);
+    if (conventions.featureLevels && options.featureLevel === 'server') learned = reportedLevel(answer.headers) ?? learned;
+    return readAnswer(name, spec, answer, conventions, async (status, body, failed) => {
+      if (validation === false || spec.method === 'HEAD') return;
+      let check: ResponseCheck | undefined;
+      let newer: readonly LevelledPath[] | undefined;
+      if (failed) {
+        if (!conventions.bodyCodedErrors) return;
+        validators ??= definition.loadValidators();
+        check = (await validators).validateErrorBody;
+        newer = definition.newerErrorFields?.[String((body as Record<string, unknown>)['code'])];
+      } else {
+        if (status !== (spec.success ?? 200)) return;
+        validators ??= definition.loadValidators();
+        check = (await validators).responseValidators[name];
+        newer = spec.newerFields;
+      }
       const issues = withoutNewerFields(check === undefined ? [] : check(body, { strict: validation === 'strict', allErrors: true }), newer, level());
       if (issues.length > 0) throw new ResponseValidationError(name, status, issues, body);
-    }
-    if (isErrorResponse(status, body)) {
-      if (typeof body.code !== 'string' || typeof body.msg !== 'string') {
-        throw new TransportError(name, 'invalid-body', `HTTP ${status} without an error code`, {
-          status,
-          bodyExcerpt: JSON.stringify(body).slice(0, BODY_EXCERPT_LENGTH),
-        });
-      }
-      throw new ApiError(name, status, body as UnknownErrorBody);
-    }
-    return body as T;
+    });
   };
-  return Object.assign(send, { featureLevel: level });
+
+  const send = async <T>(name: N, params: object | undefined, requestOptions: RequestOptions | undefined): Promise<T> =>
+    (await exchangeOperation(name, params, requestOptions)).body as T;
+  const withResponse = async <T>(name: N, params: object | undefined, requestOptions: RequestOptions | undefined): Promise<T> =>
+    (await exchangeOperation(name, params, requestOptions)) as T;
+  return Object.assign(send, { withResponse, featureLevel: level });
 }
 
 const clientLevels = new WeakMap<object, () => number | undefined>();
 
-/** Ties a client object to its sender, for {@link featureLevelOf}. */
-export function bindClient<C extends object>(client: C, send: { featureLevel(): number | undefined }): C {
+/**
+ * The client object: one method per operation (resolving to the body), and
+ * the same methods under `withResponse` (resolving to status, headers and
+ * body), not enumerable so that the client's own keys are its operations.
+ */
+export function bindClient<C extends object, N extends string>(names: readonly N[], send: Send<N>, withResponseKey = 'withResponse'): C {
+  const client: Record<string, unknown> = {};
+  const full: Record<string, unknown> = {};
+  for (const name of names) {
+    client[name] = (params: object | undefined, options: RequestOptions | undefined) => send(name, params, options);
+    full[name] = (params: object | undefined, options: RequestOptions | undefined) => send.withResponse(name, params, options);
+  }
+  Object.defineProperty(client, withResponseKey, { value: full, enumerable: false });
   clientLevels.set(client, () => send.featureLevel());
-  return client;
+  return client as C;
 }
 
 /** The feature level a client works with: the one it was given, or the one it learned from the server (`featureLevel: 'server'`). */
@@ -316,7 +544,7 @@ export function featureLevelOf(client: object): number | undefined {
   return clientLevels.get(client)?.();
 }
 
-/** Options of {@link detectFeatureLevel}. */
+/** Options of {@link detectLevel}. */
 export interface DetectOptions {
   baseUrl: string;
   fetch?: typeof globalThis.fetch;
@@ -332,7 +560,7 @@ export interface DetectOptions {
 export async function detectLevel(basePath: string, options: DetectOptions): Promise<number | undefined> {
   const url = `${options.baseUrl.replace(/\/+$/, '')}${basePath}/`;
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const { headers } = await exchange('detectFeatureLevel', fetchImpl, url, { method: 'GET', headers: { Accept: 'application/json' } }, options.timeoutMs, options.timeoutMs, options.signal, false);
+  const { headers } = await exchange('detectFeatureLevel', fetchImpl, url, { method: 'GET', headers: { Accept: 'application/json' } }, options.timeoutMs, options.timeoutMs, options.signal);
   return reportedLevel(headers);
 }
 
@@ -370,7 +598,7 @@ async function exchangeWithRetries(
   fetchImpl: typeof globalThis.fetch,
   url: string,
   request: RequestInit,
-  options: ClientOptions,
+  options: BaseClientOptions,
   signal: AbortSignal | undefined,
 ): Promise<Answer> {
   const retry = options.retry;
@@ -464,79 +692,397 @@ function checkFeatureLevel(
   }
 }
 
-interface BuiltRequest {
-  path: string;
-  query: string;
-  request: RequestInit;
+// ---------------------------------------------------------------------------
+// Parameter serialisation (OpenAPI `style`/`explode`, RFC 6570 shapes)
+// ---------------------------------------------------------------------------
+
+/** Characters RFC 3986 reserves (gen-delims and sub-delims): sent as they are with `allowReserved`. */
+const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
+
+/**
+ * Percent-encodes UTF-8 text, leaving only RFC 3986 unreserved characters
+ * (`A-Z a-z 0-9 - . _ ~`), plus the reserved ones when `allowReserved`.
+ * Percent signs are always encoded.
+ */
+export function encodeText(text: string, allowReserved = false): string {
+  let out = '';
+  for (const char of text) {
+    if (/[A-Za-z0-9\-._~]/.test(char) || (allowReserved && RESERVED.test(char))) out += char;
+    else out += encodeURIComponent(char).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  }
+  return out;
 }
 
-function buildRequest(
-  name: string,
-  spec: OperationSpec,
-  values: Record<string, unknown>,
-  authorization: string,
-): BuiltRequest {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (spec.auth) headers['Authorization'] = authorization;
-  const query = new URLSearchParams();
+/** A scalar as text: numbers in decimal, booleans as `true`/`false`, null as empty; anything else as JSON. */
+function scalarText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  return JSON.stringify(value);
+}
+
+/** Object entries with a value (undefined skipped), as text. */
+function objectEntries(value: Record<string, unknown>): [string, string][] {
+  return Object.entries(value)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k, scalarText(v)]);
+}
+
+type Shape = { kind: 'empty' } | { kind: 'scalar'; text: string } | { kind: 'array'; items: string[] } | { kind: 'object'; entries: [string, string][] };
+
+function shapeOf(value: unknown): Shape {
+  if (value === null) return { kind: 'empty' };
+  if (Array.isArray(value)) return { kind: 'array', items: value.filter((v) => v !== undefined).map(scalarText) };
+  if (isRecord(value) && !(value instanceof Date)) return { kind: 'object', entries: objectEntries(value) };
+  return { kind: 'scalar', text: scalarText(value) };
+}
+
+/**
+ * A path parameter's text for its `{name}` placeholder: `simple`
+ * (`blue,black`), `label` (`.blue.black` exploded, `.blue,black` not) or
+ * `matrix` (`;color=blue;color=black` exploded, `;color=blue,black` not).
+ * Values are percent-encoded; delimiters are not.
+ */
+export function serializePath(name: string, value: unknown, style: ParamStyle = 'simple', explode = false): string {
+  const shape = shapeOf(value);
+  const e = (text: string) => encodeText(text);
+  const n = e(name);
+  const prefix = style === 'label' ? '.' : style === 'matrix' ? ';' : '';
+  switch (shape.kind) {
+    case 'empty':
+      return style === 'matrix' ? `;${n}` : prefix;
+    case 'scalar':
+      return style === 'matrix' ? `;${n}=${e(shape.text)}` : prefix + e(shape.text);
+    case 'array': {
+      if (style === 'matrix') return explode ? shape.items.map((item) => `;${n}=${e(item)}`).join('') : `;${n}=${shape.items.map(e).join(',')}`;
+      return prefix + shape.items.map(e).join(explode && style === 'label' ? '.' : ',');
+    }
+    case 'object': {
+      if (style === 'matrix') {
+        return explode ? shape.entries.map(([k, v]) => `;${e(k)}=${e(v)}`).join('') : `;${n}=${shape.entries.map(([k, v]) => `${e(k)},${e(v)}`).join(',')}`;
+      }
+      const sep = explode && style === 'label' ? '.' : ',';
+      return prefix + (explode ? shape.entries.map(([k, v]) => `${e(k)}=${e(v)}`).join(sep) : shape.entries.map(([k, v]) => `${e(k)},${e(v)}`).join(sep));
+    }
+  }
+}
+
+/**
+ * A query parameter as `name=value` pairs (already encoded, to join with
+ * `&`): `form` (`color=blue&color=black` exploded, `color=blue,black` not),
+ * `spaceDelimited` (`color=blue%20black`), `pipeDelimited`
+ * (`color=blue|black`), `deepObject` (`color[R]=100&color[G]=200`). An
+ * exploded object under `form` spreads into its own keys (`R=100&G=200`).
+ * With `allowReserved`, reserved characters in values go unencoded.
+ */
+export function serializeQuery(name: string, value: unknown, style: ParamStyle = 'form', explode: boolean = style === 'form', allowReserved = false): string[] {
+  const shape = shapeOf(value);
+  const n = encodeText(name);
+  const v = (text: string) => encodeText(text, allowReserved);
+  switch (shape.kind) {
+    case 'empty':
+      return [`${n}=`];
+    case 'scalar':
+      return [`${n}=${v(shape.text)}`];
+    case 'array': {
+      if (explode) return shape.items.map((item) => `${n}=${v(item)}`);
+      return [`${n}=${shape.items.map(v).join(delimiter(style))}`];
+    }
+    case 'object': {
+      if (style === 'deepObject') return deepObjectPairs(n, value as Record<string, unknown>, v);
+      if (explode) return shape.entries.map(([k, text]) => `${encodeText(k)}=${v(text)}`);
+      return [`${n}=${shape.entries.map(([k, text]) => `${v(k)}${delimiter(style)}${v(text)}`).join(delimiter(style))}`];
+    }
+  }
+}
+
+function delimiter(style: ParamStyle): string {
+  return style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '|' : ',';
+}
+
+/** `deepObject`: `name[key]=value`, nested objects as `name[a][b]=value`, arrays as repeated keys. */
+function deepObjectPairs(prefix: string, value: Record<string, unknown>, encode: (text: string) => string): string[] {
+  const pairs: string[] = [];
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    const at = `${prefix}[${encodeText(key)}]`;
+    if (Array.isArray(item)) pairs.push(...item.filter((i) => i !== undefined).map((i) => `${at}=${encode(scalarText(i))}`));
+    else if (isRecord(item)) pairs.push(...deepObjectPairs(at, item, encode));
+    else pairs.push(`${at}=${encode(scalarText(item))}`);
+  }
+  return pairs;
+}
+
+/** A header parameter's value (`simple`): `blue,black`; objects `R,100,G,200`, exploded `R=100,G=200`. Not percent-encoded. */
+export function serializeHeader(value: unknown, explode = false): string {
+  const shape = shapeOf(value);
+  switch (shape.kind) {
+    case 'empty':
+      return '';
+    case 'scalar':
+      return shape.text;
+    case 'array':
+      return shape.items.join(',');
+    case 'object':
+      return shape.entries.map(([k, v]) => (explode ? `${k}=${v}` : `${k},${v}`)).join(',');
+  }
+}
+
+/**
+ * A cookie parameter as `name=value` pairs (to join with `; `), `form`
+ * style: `color=blue,black`; exploded arrays repeat the cookie, exploded
+ * objects spread into their own cookies. Values are percent-encoded.
+ */
+export function serializeCookie(name: string, value: unknown, explode = true): string[] {
+  const shape = shapeOf(value);
+  const n = encodeText(name);
+  switch (shape.kind) {
+    case 'empty':
+      return [`${n}=`];
+    case 'scalar':
+      return [`${n}=${encodeText(shape.text)}`];
+    case 'array':
+      return explode ? shape.items.map((item) => `${n}=${encodeText(item)}`) : [`${n}=${shape.items.map((i) => encodeText(i)).join(',')}`];
+    case 'object':
+      return explode
+        ? shape.entries.map(([k, v]) => `${encodeText(k)}=${encodeText(v)}`)
+        : [`${n}=${shape.entries.map(([k, v]) => `${encodeText(k)},${encodeText(v)}`).join(',')}`];
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------
+
+/** What fetch takes as a body (`BodyInit`, named through `RequestInit` so that Node's types without the DOM lib have it too). */
+type RequestBody = NonNullable<RequestInit['body']>;
+
+interface BuiltRequest {
+  path: string;
+  /** Encoded `name=value` pairs. */
+  query: string[];
+  headers: Record<string, string>;
+  /** `name=value` pairs of the Cookie header. */
+  cookies: string[];
+  body: RequestBody | undefined;
+}
+
+/** The request of one call, credentials aside; exported for tests. */
+export function buildRequest(name: string, spec: OperationSpec, values: Record<string, unknown>, contentType?: string): BuiltRequest {
+  const headers: Record<string, string> = {};
+  const accept = acceptHeader(spec);
+  if (accept !== undefined) headers['Accept'] = accept;
+  const query: string[] = [];
+  const cookies: string[] = [];
   const form = new URLSearchParams();
   let formFields = 0;
-  const multipart = spec.body === 'multipart' ? new FormData() : undefined;
+  const multipart = spec.body === 'multipart' && spec.requestBody === undefined ? new FormData() : undefined;
   let path = spec.path;
 
   for (const param of spec.params) {
     const value = values[param.name];
     if (param.in === 'path') {
       if (value === undefined) throw new TypeError(`${name}: missing path parameter "${param.name}"`);
-      path = path.replace(`{${param.name}}`, encodeURIComponent(String(value)));
+      const text = param.encoding === 'json' ? encodeText(JSON.stringify(value)) : serializePath(param.name, value, param.style, param.explode ?? false);
+      path = path.split(`{${param.name}}`).join(text);
     } else if (value === undefined) {
       continue;
     } else if (param.in === 'query') {
-      query.append(param.name, encodeValue(value, param.encoding));
+      if (param.encoding === 'json') query.push(`${encodeText(param.name)}=${encodeText(JSON.stringify(value), param.allowReserved)}`);
+      else query.push(...serializeQuery(param.name, value, param.style ?? 'form', param.explode ?? (param.style ?? 'form') === 'form', param.allowReserved));
+    } else if (param.in === 'header') {
+      headers[param.name] = param.encoding === 'json' ? JSON.stringify(value) : serializeHeader(value, param.explode ?? false);
+    } else if (param.in === 'cookie') {
+      if (param.encoding === 'json') cookies.push(`${encodeText(param.name)}=${encodeText(JSON.stringify(value))}`);
+      else cookies.push(...serializeCookie(param.name, value, param.explode ?? true));
     } else if (multipart) {
-      if (param.encoding === 'file') appendFile(multipart, param.name, value as UploadFile);
-      else multipart.append(param.name, encodeValue(value, param.encoding));
+      appendPart(multipart, param, value);
     } else {
-      form.append(param.name, encodeValue(value, param.encoding));
+      for (const text of fieldTexts(value, param.encoding)) form.append(param.name, text);
       formFields += 1;
     }
   }
 
-  const request: RequestInit = { method: spec.method, headers };
-  if (multipart) {
+  let body: RequestBody | undefined;
+  if (spec.requestBody !== undefined) {
+    const whole = wholeBody(name, spec.requestBody, values[spec.requestBody.param], contentType);
+    if (whole !== undefined) {
+      body = whole.body;
+      if (whole.contentType !== undefined) headers['Content-Type'] = whole.contentType;
+    }
+  } else if (multipart) {
     // fetch sets the multipart Content-Type itself, boundary included.
-    request.body = multipart;
+    body = multipart;
   } else if (formFields > 0) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    request.body = form.toString();
+    body = form.toString();
   }
-  return { path, query: query.toString(), request };
+  return { path, query, headers, cookies, body };
 }
 
-function encodeValue(value: unknown, encoding: ParamEncoding): string {
-  return encoding === 'json' ? JSON.stringify(value) : String(value);
+/** `Accept`: every media type the operation's responses declare, in order; absent when none do. */
+function acceptHeader(spec: OperationSpec): string | undefined {
+  if (spec.responses === undefined) return 'application/json';
+  const types = new Set<string>();
+  for (const contents of Object.values(spec.responses)) for (const [mediaType] of contents) types.add(mediaType);
+  return types.size === 0 ? undefined : [...types].join(', ');
 }
 
-function appendFile(form: FormData, field: string, file: UploadFile): void {
+/** A form field's texts: JSON text, or the value as text (arrays: one field per item, objects as JSON). */
+function fieldTexts(value: unknown, encoding: ParamEncoding): string[] {
+  if (encoding === 'json') return [JSON.stringify(value)];
+  if (Array.isArray(value)) return value.filter((v) => v !== undefined).map(scalarText);
+  return [value === null ? 'null' : scalarText(value)];
+}
+
+function appendPart(form: FormData, param: ParamSpec, value: unknown): void {
+  if (param.encoding === 'file') {
+    for (const file of Array.isArray(value) ? value : [value]) appendFile(form, param.name, file as UploadFile | Blob, param.contentType);
+  } else {
+    for (const text of fieldTexts(value, param.encoding)) form.append(param.name, text);
+  }
+}
+
+function appendFile(form: FormData, field: string, file: UploadFile | Blob, partType: string | undefined): void {
+  if (file instanceof Blob) {
+    form.append(field, file, file instanceof File ? file.name : field);
+    return;
+  }
+  const type = file.contentType ?? partType ?? 'application/octet-stream';
   const blob =
-    file.data instanceof Blob && file.contentType === undefined
+    file.data instanceof Blob && file.contentType === undefined && (file.data.type !== '' || partType === undefined)
       ? file.data
-      : new Blob([file.data] as unknown as ConstructorParameters<typeof Blob>[0], {
-          type: file.contentType ?? 'application/octet-stream',
-        });
+      : new Blob([file.data] as unknown as ConstructorParameters<typeof Blob>[0], { type });
   form.append(field, blob, file.filename);
 }
 
+/** Whether `mediaType` (possibly a wildcard like `image/*`) covers `actual`. */
+function mediaTypeMatches(mediaType: string, actual: string): boolean {
+  if (mediaType === actual || mediaType === '*/*') return true;
+  return mediaType.endsWith('/*') && actual.startsWith(mediaType.slice(0, -1));
+}
+
+/** A whole body in the chosen (or first) media type, with its Content-Type; undefined for an absent optional body. */
+function wholeBody(name: string, spec: BodySpec, value: unknown, contentType: string | undefined): { body: RequestBody; contentType: string | undefined } | undefined {
+  if (value === undefined) {
+    if (spec.required) throw new TypeError(`${name}: missing request body "${spec.param}"`);
+    return undefined;
+  }
+  const chosen = contentType === undefined ? spec.contents[0] : spec.contents.find((c) => c.mediaType === contentType.toLowerCase()) ?? spec.contents.find((c) => mediaTypeMatches(c.mediaType, contentType.toLowerCase()));
+  if (chosen === undefined) {
+    throw new TypeError(`${name}: the request body cannot be sent as "${contentType}" (declared: ${spec.contents.map((c) => c.mediaType).join(', ')})`);
+  }
+  // A wildcard (`image/*`) is not a media type to send: the caller's choice, a Blob's own type, or bytes.
+  const declared = contentType !== undefined && !contentType.includes('*') ? contentType : chosen.mediaType.includes('*') ? undefined : chosen.mediaType;
+  switch (chosen.kind) {
+    case 'json':
+      return { body: JSON.stringify(value), contentType: declared ?? 'application/json' };
+    case 'text':
+      return { body: scalarText(value), contentType: declared ?? 'text/plain' };
+    case 'form': {
+      const form = new URLSearchParams();
+      for (const [key, item] of Object.entries(isRecord(value) ? value : {})) {
+        if (item === undefined) continue;
+        for (const text of isRecord(item) ? [JSON.stringify(item)] : fieldTexts(item, 'plain')) form.append(key, text);
+      }
+      return { body: form.toString(), contentType: declared ?? 'application/x-www-form-urlencoded' };
+    }
+    case 'multipart': {
+      const form = new FormData();
+      for (const [key, item] of Object.entries(isRecord(value) ? value : {})) {
+        if (item === undefined) continue;
+        const items = Array.isArray(item) ? item : [item];
+        for (const part of items) {
+          if (part instanceof Blob || isUploadFile(part)) appendFile(form, key, part, undefined);
+          else form.append(key, isRecord(part) ? JSON.stringify(part) : scalarText(part));
+        }
+      }
+      // fetch writes the boundary into the Content-Type itself.
+      return { body: form, contentType: undefined };
+    }
+    case 'binary': {
+      const bytes = value instanceof Blob || value instanceof ArrayBuffer ? value : value instanceof Uint8Array ? value : new TextEncoder().encode(scalarText(value));
+      const own = value instanceof Blob && value.type !== '' ? value.type : undefined;
+      return { body: bytes as RequestBody, contentType: declared ?? own ?? 'application/octet-stream' };
+    }
+  }
+}
+
+function isUploadFile(value: unknown): value is UploadFile {
+  return isRecord(value) && typeof value['filename'] === 'string' && (value['data'] instanceof Blob || value['data'] instanceof Uint8Array);
+}
+
+// ---------------------------------------------------------------------------
+// Credentials
+// ---------------------------------------------------------------------------
+
+/**
+ * Adds the credentials of the first security alternative whose schemes all
+ * have a credential configured (a `mutualTLS` scheme counts as configured:
+ * it lives in the TLS set-up). When none has, nothing is sent and the server
+ * decides (an empty alternative makes credentials optional).
+ */
+async function applySecurity(
+  security: readonly (readonly string[])[] | undefined,
+  schemes: { readonly [name: string]: SchemeSpec },
+  credentials: { readonly [scheme: string]: Credential | undefined },
+  request: BuiltRequest,
+): Promise<void> {
+  if (security === undefined) return;
+  const chosen = security.find(
+    (alternative) => alternative.length > 0 && alternative.every((scheme) => schemes[scheme]?.kind === 'mutualTLS' || credentials[scheme] !== undefined),
+  );
+  if (chosen === undefined) return;
+  for (const name of chosen) {
+    const scheme = schemes[name];
+    const credential = credentials[name];
+    if (scheme === undefined || credential === undefined || scheme.kind === 'mutualTLS') continue;
+    if (scheme.kind === 'basic') {
+      const basic = typeof credential === 'object' ? credential : { username: '', password: (await tokenOf(credential)) ?? '' };
+      request.headers['Authorization'] = basicAuthorization(basic.username, basic.password);
+      continue;
+    }
+    const token = typeof credential === 'object' ? `${credential.username}:${credential.password}` : await tokenOf(credential);
+    if (token === undefined) continue;
+    if (scheme.kind === 'apiKey') {
+      const key = scheme.name ?? name;
+      if (scheme.in === 'query') request.query.push(`${encodeText(key)}=${encodeText(token)}`);
+      else if (scheme.in === 'cookie') request.cookies.push(`${encodeText(key)}=${encodeText(token)}`);
+      else request.headers[key] = token;
+    } else if (scheme.kind === 'http') {
+      request.headers['Authorization'] = `${scheme.scheme ?? 'Bearer'} ${token}`;
+    } else {
+      request.headers['Authorization'] = `Bearer ${token}`;
+    }
+  }
+}
+
+async function tokenOf(source: TokenSource): Promise<string | undefined> {
+  return typeof source === 'function' ? await source() : source;
+}
+
+/** `Basic base64(user:password)` over UTF-8 bytes; `btoa` exists in browsers and Node alike. */
+function basicAuthorization(user: string, password: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(`${user}:${password}`)) binary += String.fromCharCode(byte);
+  return `Basic ${btoa(binary)}`;
+}
+
+// ---------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------
+
 interface Answer {
   status: number;
-  body: Record<string, unknown>;
   headers: Headers;
+  /** The body's bytes (empty for none). */
+  bytes: Uint8Array;
 }
 
 /**
- * One request and its JSON body. `timeoutMs` is the time left for it,
+ * One request and its body's bytes. `timeoutMs` is the time left for it,
  * `budgetMs` the call's whole budget (named in the timeout message).
- * Without `parse`, the body is read and dropped.
  */
 async function exchange(
   name: string,
@@ -546,7 +1092,6 @@ async function exchange(
   timeoutMs: number | undefined,
   budgetMs: number | undefined,
   signal: AbortSignal | undefined,
-  parse = true,
 ): Promise<Answer> {
   const controller = new AbortController();
   let timedOut = false;
@@ -561,14 +1106,12 @@ async function exchange(
           controller.abort();
         }, timeoutMs);
 
-  let status: number;
-  let text: string;
-  let headers: Headers;
   try {
+    // A signal that aborted before the request (while credentials resolved) stops it here.
+    controller.signal.throwIfAborted();
     const response = await fetchImpl(url, { ...request, signal: controller.signal });
-    status = response.status;
-    headers = response.headers;
-    text = await response.text();
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, bytes };
   } catch (error) {
     if (timedOut) throw new TransportError(name, 'timeout', `no answer within ${budgetMs ?? timeoutMs} ms`, { cause: error });
     if (controller.signal.aborted) throw new TransportError(name, 'aborted', 'request aborted', { cause: error });
@@ -577,41 +1120,102 @@ async function exchange(
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
-
-  if (!parse) return { status, body: {}, headers };
-  // A HEAD answer has headers only.
-  if (request.method === 'HEAD' && text === '') return { status, body: {}, headers };
-  const bodyExcerpt = text.slice(0, BODY_EXCERPT_LENGTH);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new TransportError(name, 'invalid-body', `HTTP ${status} with a body that is not JSON`, {
-      status,
-      bodyExcerpt,
-      cause: error,
-    });
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new TransportError(name, 'invalid-body', `HTTP ${status} with a body that is not a JSON object`, {
-      status,
-      bodyExcerpt,
-    });
-  }
-  return { status, body: body as Record<string, unknown>, headers };
 }
 
-function isErrorResponse(status: number, body: Record<string, unknown>): boolean {
-  return status < 200 || status > 299 || body['result'] === 'error';
+/** How a body is read: by the declared media type its Content-Type matches, else by the Content-Type itself. */
+export function responseKind(contentType: string | null, declared: readonly ResponseContentSpec[] | undefined): ResponseKind {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (declared !== undefined && declared.length > 0) {
+    const match = declared.find(([mediaType]) => type !== '' && mediaTypeMatches(mediaType, type));
+    if (match !== undefined) return match[1];
+    const kinds = new Set(declared.map(([, kind]) => kind));
+    if (kinds.size === 1) return declared[0]![1];
+  }
+  if (type === '') return 'json';
+  if (type === 'application/json' || type.endsWith('+json') || /\/(.*[.-])?json$/.test(type)) return 'json';
+  if (type.startsWith('text/') || type === 'application/xml' || type.endsWith('+xml') || type === 'application/x-www-form-urlencoded') return 'text';
+  return 'binary';
+}
+
+/** The declared contents for a status: exact, else its range (`2XX`), else `default`. */
+function declaredFor(spec: OperationSpec, status: number): readonly ResponseContentSpec[] | undefined {
+  const responses = spec.responses;
+  if (responses === undefined) return undefined;
+  return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses['default'];
+}
+
+/** Whether a status is a success: any 2xx, or a 1xx/3xx status the operation declares. */
+function isSuccessStatus(spec: OperationSpec, status: number): boolean {
+  if (status >= 200 && status <= 299) return true;
+  if (status >= 400) return false;
+  return spec.responses !== undefined && (spec.responses[String(status)] !== undefined || spec.responses[`${String(status)[0]}XX`] !== undefined);
+}
+
+type Validate = (status: number, body: unknown, failed: boolean) => Promise<void>;
+
+/** The answer as the caller sees it: the decoded success body, or an error thrown. */
+async function readAnswer(name: string, spec: OperationSpec, answer: Answer, conventions: ConventionsSpec, validate: Validate): Promise<ApiResponse> {
+  const { status, headers, bytes } = answer;
+  const excerpt = (): string => new TextDecoder().decode(bytes.subarray(0, BODY_EXCERPT_LENGTH * 4)).slice(0, BODY_EXCERPT_LENGTH);
+  const invalid = (detail: string, cause?: unknown): TransportError =>
+    new TransportError(name, 'invalid-body', `HTTP ${status} ${detail}`, { status, bodyExcerpt: excerpt(), ...(cause === undefined ? {} : { cause }) });
+  let failed = !isSuccessStatus(spec, status);
+  const declared = declaredFor(spec, status);
+
+  // Our own conventions: every body is a JSON object envelope; `result: "error"` fails whatever the status.
+  // (A status declaring only text or binary bodies, or a success declaring none, is read as declared.)
+  const declaresJson = declared === undefined || declared.some(([, kind]) => kind === 'json');
+  const envelope = failed ? conventions.bodyCodedErrors && (declaresJson || declared.length === 0) : conventions.successEnvelope && declaresJson;
+  if (envelope) {
+    if (bytes.length === 0 && spec.method === 'HEAD') return { status, headers, body: {} };
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(bytes));
+    } catch (error) {
+      throw invalid('with a body that is not JSON', error);
+    }
+    if (!isRecord(body)) throw invalid('with a body that is not a JSON object');
+    if (conventions.successEnvelope && body['result'] === 'error') failed = true;
+    if (failed && conventions.bodyCodedErrors) {
+      await validate(status, body, true);
+      if (typeof body['code'] !== 'string' || typeof body['msg'] !== 'string') throw invalid('without an error code');
+      throw new ApiError(name, status, body as unknown as UnknownErrorBody, headers);
+    }
+    if (!failed) {
+      await validate(status, body, false);
+      return { status, headers, body };
+    }
+    throw new ApiError(name, status, body, headers);
+  }
+
+  let body: unknown;
+  if (bytes.length === 0 || spec.method === 'HEAD' || (declared !== undefined && declared.length === 0 && !failed)) {
+    body = undefined;
+  } else {
+    const kind = responseKind(headers.get('content-type'), declared);
+    if (kind === 'json') {
+      try {
+        body = JSON.parse(new TextDecoder().decode(bytes));
+      } catch (error) {
+        if (!failed) throw invalid('with a body that is not JSON', error);
+        // An error page that is not the declared JSON (a proxy's HTML) is kept as text.
+        body = new TextDecoder().decode(bytes);
+      }
+    } else if (kind === 'text') {
+      body = new TextDecoder().decode(bytes);
+    } else {
+      body = new Blob([bytes as unknown as ArrayBuffer], { type: headers.get('content-type') ?? '' });
+    }
+    if (kind === 'json' && body !== undefined) await validate(status, body, failed);
+  }
+  if (failed) throw new ApiError(name, status, body, headers);
+  return { status, headers, body };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Blob);
 }
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** `Basic base64(email:apiKey)` over UTF-8 bytes; `btoa` exists in browsers and Node alike. */
-function basicAuthorization(email: string, apiKey: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(`${email}:${apiKey}`)) binary += String.fromCharCode(byte);
-  return `Basic ${btoa(binary)}`;
 }

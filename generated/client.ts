@@ -52,11 +52,14 @@ import {
   bindClient,
   createSender,
   detectLevel,
-  type ClientOptions,
+  type ApiResponse,
+  type BaseClientOptions,
+  type BasicCredentials,
   type DetectOptions,
   type LevelledPath,
   type OperationSpec,
   type RequestOptions,
+  type SchemeSpec,
 } from './client-runtime.js';
 
 export {
@@ -69,12 +72,18 @@ export {
 } from './client-runtime.js';
 export type {
   ApiErrorOf,
-  ClientOptions,
+  ApiResponse,
+  ApiStatusError,
+  BaseClientOptions,
+  BasicCredentials,
+  BinaryBody,
   DetectOptions,
   ErrorBodyFor,
+  ErrorBodyForStatus,
   RequestOptions,
   ResponseIssue,
   RetryOptions,
+  TokenSource,
   TransportErrorKind,
   UnknownErrorBody,
   UploadFile,
@@ -84,6 +93,27 @@ declare module './client-runtime.js' {
   interface ClientTypes {
     errorBody: ErrorBody;
   }
+}
+
+/**
+ * Credentials for the document's security schemes, by scheme name. A call
+ * sends those of the first of its security alternatives whose schemes all
+ * have one here; when none has, it sends none and the server decides.
+ */
+export type Credentials = {
+  /**
+   * HTTP Basic: sent as `Authorization: Basic base64(username:password)`.
+   */
+  basicAuth?: BasicCredentials;
+};
+
+/** Options of {@link createClient}. */
+export interface ClientOptions extends BaseClientOptions {
+  auth?: Credentials;
+  /** Username of HTTP Basic auth: the user's or bot's email address (shorthand of `auth`). */
+  email: string;
+  /** Password of HTTP Basic auth: the API key (shorthand of `auth`). */
+  apiKey: string;
 }
 
 /** Team Chat API 1.0.0: one async method per operation; each resolves to the success body. */
@@ -422,15 +452,44 @@ export interface Client {
    * - `new_email`: feature level 285
    */
   updateUser(params: UpdateUserParams, options?: RequestOptions): Promise<UpdateUserResponse>;
+  /** The same methods, resolving to the status, headers and body of the response ({@link ApiResponse}). */
+  readonly withResponse: ClientWithResponse;
 }
 
-export type OperationName = keyof Client;
+/** Each operation, resolving to the status, headers and body of its success response. */
+export interface ClientWithResponse {
+  createVideoCall(params?: CreateVideoCallParams, options?: RequestOptions): Promise<ApiResponse<200, CreateVideoCallResponse>>;
+  updateChannelFolder(params: UpdateChannelFolderParams, options?: RequestOptions): Promise<ApiResponse<200, UpdateChannelFolderResponse>>;
+  fetchApiKey(params: FetchApiKeyParams, options?: RequestOptions): Promise<ApiResponse<200, FetchApiKeyResponse>>;
+  sendInvites(params: SendInvitesParams, options?: RequestOptions): Promise<ApiResponse<200, SendInvitesResponse>>;
+  markTopicAsRead(params: MarkTopicAsReadParams, options?: RequestOptions): Promise<ApiResponse<200, MarkTopicAsReadResponse>>;
+  updateMessageFlagsForNarrow(params: UpdateMessageFlagsForNarrowParams, options?: RequestOptions): Promise<ApiResponse<200, UpdateMessageFlagsForNarrowResponse>>;
+  getMessage(params: GetMessageParams, options?: RequestOptions): Promise<ApiResponse<200, GetMessageResponse>>;
+  getMessageHistory(params: GetMessageHistoryParams, options?: RequestOptions): Promise<ApiResponse<200, GetMessageHistoryResponse>>;
+  removeReaction(params: RemoveReactionParams, options?: RequestOptions): Promise<ApiResponse<200, RemoveReactionResponse>>;
+  reportMessage(params: ReportMessageParams, options?: RequestOptions): Promise<ApiResponse<200, ReportMessageResponse>>;
+  updateRealmDomain(params: UpdateRealmDomainParams, options?: RequestOptions): Promise<ApiResponse<200, UpdateRealmDomainResponse>>;
+  getLinkifiers(params?: GetLinkifiersParams, options?: RequestOptions): Promise<ApiResponse<200, GetLinkifiersResponse>>;
+  addCodePlayground(params: AddCodePlaygroundParams, options?: RequestOptions): Promise<ApiResponse<200, AddCodePlaygroundResponse>>;
+  createMessageReminder(params?: CreateMessageReminderParams, options?: RequestOptions): Promise<ApiResponse<200, CreateMessageReminderResponse>>;
+  updateScheduledMessage(params: UpdateScheduledMessageParams, options?: RequestOptions): Promise<ApiResponse<200, UpdateScheduledMessageResponse>>;
+  updateStream(params: UpdateStreamParams, options?: RequestOptions): Promise<ApiResponse<200, UpdateStreamResponse>>;
+  updateUserGroupSubgroups(params: UpdateUserGroupSubgroupsParams, options?: RequestOptions): Promise<ApiResponse<200, UpdateUserGroupSubgroupsResponse>>;
+  uploadFile(params: UploadFileParams, options?: RequestOptions): Promise<ApiResponse<200, UploadFileResponse>>;
+  getOwnUser(params?: GetOwnUserParams, options?: RequestOptions): Promise<ApiResponse<200, GetOwnUserResponse>>;
+  updatePresence(params: UpdatePresenceParams, options?: RequestOptions): Promise<ApiResponse<200, UpdatePresenceResponse>>;
+  updateStatus(params?: UpdateStatusParams, options?: RequestOptions): Promise<ApiResponse<200, UpdateStatusResponse>>;
+  updateUser(params: UpdateUserParams, options?: RequestOptions): Promise<ApiResponse<200, UpdateUserResponse>>;
+}
+
+export type OperationName = keyof ClientWithResponse;
 
 const operations: { readonly [N in OperationName]: OperationSpec } = {
   createVideoCall: {
     method: 'POST',
     path: '/calls/videocall/create',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'none',
     featureLevel: 493,
     params: [],
@@ -439,7 +498,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   updateChannelFolder: {
     method: 'PATCH',
     path: '/channel_folders/{channel_folder_id}',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     featureLevel: 389,
     params: [
@@ -453,7 +513,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   fetchApiKey: {
     method: 'POST',
     path: '/fetch_api_key',
-    auth: false,
+    responses: { '200': [['application/json', 'json']], '400': [], '405': [], '429': [], '500': [] },
     body: 'form',
     params: [
       { name: 'username', in: 'body', encoding: 'plain' },
@@ -464,7 +524,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   sendInvites: {
     method: 'POST',
     path: '/invites',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     params: [
       { name: 'invitee_emails', in: 'body', encoding: 'plain' },
@@ -481,7 +542,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   markTopicAsRead: {
     method: 'POST',
     path: '/mark_topic_as_read',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     params: [
       { name: 'stream_id', in: 'body', encoding: 'plain' },
@@ -492,7 +554,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   updateMessageFlagsForNarrow: {
     method: 'POST',
     path: '/messages/flags/narrow',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     featureLevel: 155,
     params: [
@@ -509,7 +572,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   getMessage: {
     method: 'GET',
     path: '/messages/{message_id}',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'none',
     params: [
       { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -521,7 +585,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   getMessageHistory: {
     method: 'GET',
     path: '/messages/{message_id}/history',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'none',
     params: [
       { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -532,7 +597,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   removeReaction: {
     method: 'DELETE',
     path: '/messages/{message_id}/reactions',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     params: [
       { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -545,7 +611,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   reportMessage: {
     method: 'POST',
     path: '/messages/{message_id}/report',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     featureLevel: 382,
     params: [
@@ -558,7 +625,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   updateRealmDomain: {
     method: 'PATCH',
     path: '/realm/domains/{domain}',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     params: [
       { name: 'domain', in: 'path', encoding: 'plain' },
@@ -569,7 +637,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   getLinkifiers: {
     method: 'GET',
     path: '/realm/linkifiers',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '401': [], '405': [], '500': [] },
     body: 'none',
     featureLevel: 54,
     params: [],
@@ -578,7 +647,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   addCodePlayground: {
     method: 'POST',
     path: '/realm/playgrounds',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     featureLevel: 49,
     params: [
@@ -591,7 +661,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   createMessageReminder: {
     method: 'POST',
     path: '/reminders',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     featureLevel: 381,
     params: [
@@ -604,7 +675,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   updateScheduledMessage: {
     method: 'PATCH',
     path: '/scheduled_messages/{scheduled_message_id}',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     featureLevel: 184,
     params: [
@@ -620,7 +692,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   updateStream: {
     method: 'PATCH',
     path: '/streams/{stream_id}',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     params: [
       { name: 'stream_id', in: 'path', encoding: 'plain' },
@@ -645,7 +718,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   updateUserGroupSubgroups: {
     method: 'POST',
     path: '/user_groups/{user_group_id}/subgroups',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     featureLevel: 127,
     params: [
@@ -658,7 +732,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   uploadFile: {
     method: 'POST',
     path: '/user_uploads',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '413': [], '500': [] },
     body: 'multipart',
     params: [
       { name: 'file', in: 'body', encoding: 'file' },
@@ -668,7 +743,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   getOwnUser: {
     method: 'GET',
     path: '/users/me',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '401': [], '405': [], '500': [] },
     body: 'none',
     params: [],
     newerFields: [['date_joined', 475], ['delivery_email', 163], ['ignored_parameters_unsupported', 167], ['is_imported_stub', 433], ['role', 60]],
@@ -676,7 +752,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   updatePresence: {
     method: 'POST',
     path: '/users/me/presence',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     params: [
       { name: 'status', in: 'body', encoding: 'plain' },
@@ -691,7 +768,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   updateStatus: {
     method: 'POST',
     path: '/users/me/status',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     params: [
       { name: 'status_text', in: 'body', encoding: 'plain' },
@@ -705,7 +783,8 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   updateUser: {
     method: 'PATCH',
     path: '/users/{user_id}',
-    auth: true,
+    security: [['basicAuth']],
+    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
     body: 'form',
     params: [
       { name: 'user_id', in: 'path', encoding: 'plain' },
@@ -718,6 +797,10 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   },
 };
 
+const schemes: { readonly [name: string]: SchemeSpec } = {
+  'basicAuth': { kind: 'basic' },
+};
+
 /** Per error code, its extra fields newer than some feature level. */
 const newerErrorFields: { readonly [code: string]: readonly LevelledPath[] } = {
 };
@@ -727,34 +810,19 @@ export function detectFeatureLevel(options: DetectOptions): Promise<number | und
   return detectLevel('/api/v1', options);
 }
 
-/** A client for the server at `options.baseUrl`, authenticated as `options.email`. */
+/** A client for the server at `options.baseUrl`, sending the credentials of `options.auth`. */
 export function createClient(options: ClientOptions): Client {
   const send = createSender<OperationName>(
-    { basePath: '/api/v1', operations, newerErrorFields, loadValidators: () => import('./validators.js') },
+    {
+      basePath: '/api/v1',
+      operations,
+      schemes,
+      basicShorthand: 'basicAuth',
+      conventions: { successEnvelope: true, bodyCodedErrors: true, featureLevels: true },
+      newerErrorFields,
+      loadValidators: () => import('./validators.js'),
+    },
     options,
   );
-  return bindClient<Client>({
-    createVideoCall: (params, requestOptions) => send<CreateVideoCallResponse>('createVideoCall', params, requestOptions),
-    updateChannelFolder: (params, requestOptions) => send<UpdateChannelFolderResponse>('updateChannelFolder', params, requestOptions),
-    fetchApiKey: (params, requestOptions) => send<FetchApiKeyResponse>('fetchApiKey', params, requestOptions),
-    sendInvites: (params, requestOptions) => send<SendInvitesResponse>('sendInvites', params, requestOptions),
-    markTopicAsRead: (params, requestOptions) => send<MarkTopicAsReadResponse>('markTopicAsRead', params, requestOptions),
-    updateMessageFlagsForNarrow: (params, requestOptions) => send<UpdateMessageFlagsForNarrowResponse>('updateMessageFlagsForNarrow', params, requestOptions),
-    getMessage: (params, requestOptions) => send<GetMessageResponse>('getMessage', params, requestOptions),
-    getMessageHistory: (params, requestOptions) => send<GetMessageHistoryResponse>('getMessageHistory', params, requestOptions),
-    removeReaction: (params, requestOptions) => send<RemoveReactionResponse>('removeReaction', params, requestOptions),
-    reportMessage: (params, requestOptions) => send<ReportMessageResponse>('reportMessage', params, requestOptions),
-    updateRealmDomain: (params, requestOptions) => send<UpdateRealmDomainResponse>('updateRealmDomain', params, requestOptions),
-    getLinkifiers: (params, requestOptions) => send<GetLinkifiersResponse>('getLinkifiers', params, requestOptions),
-    addCodePlayground: (params, requestOptions) => send<AddCodePlaygroundResponse>('addCodePlayground', params, requestOptions),
-    createMessageReminder: (params, requestOptions) => send<CreateMessageReminderResponse>('createMessageReminder', params, requestOptions),
-    updateScheduledMessage: (params, requestOptions) => send<UpdateScheduledMessageResponse>('updateScheduledMessage', params, requestOptions),
-    updateStream: (params, requestOptions) => send<UpdateStreamResponse>('updateStream', params, requestOptions),
-    updateUserGroupSubgroups: (params, requestOptions) => send<UpdateUserGroupSubgroupsResponse>('updateUserGroupSubgroups', params, requestOptions),
-    uploadFile: (params, requestOptions) => send<UploadFileResponse>('uploadFile', params, requestOptions),
-    getOwnUser: (params, requestOptions) => send<GetOwnUserResponse>('getOwnUser', params, requestOptions),
-    updatePresence: (params, requestOptions) => send<UpdatePresenceResponse>('updatePresence', params, requestOptions),
-    updateStatus: (params, requestOptions) => send<UpdateStatusResponse>('updateStatus', params, requestOptions),
-    updateUser: (params, requestOptions) => send<UpdateUserResponse>('updateUser', params, requestOptions),
-  }, send);
+  return bindClient<Client, OperationName>(Object.keys(operations) as OperationName[], send, 'withResponse');
 }

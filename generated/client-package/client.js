@@ -6,7 +6,8 @@ const operations = {
     createVideoCall: {
         method: 'POST',
         path: '/calls/videocall/create',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'none',
         featureLevel: 493,
         params: [],
@@ -15,7 +16,8 @@ const operations = {
     updateChannelFolder: {
         method: 'PATCH',
         path: '/channel_folders/{channel_folder_id}',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         featureLevel: 389,
         params: [
@@ -29,7 +31,7 @@ const operations = {
     fetchApiKey: {
         method: 'POST',
         path: '/fetch_api_key',
-        auth: false,
+        responses: { '200': [['application/json', 'json']], '400': [], '405': [], '429': [], '500': [] },
         body: 'form',
         params: [
             { name: 'username', in: 'body', encoding: 'plain' },
@@ -40,7 +42,8 @@ const operations = {
     sendInvites: {
         method: 'POST',
         path: '/invites',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         params: [
             { name: 'invitee_emails', in: 'body', encoding: 'plain' },
@@ -57,7 +60,8 @@ const operations = {
     markTopicAsRead: {
         method: 'POST',
         path: '/mark_topic_as_read',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         params: [
             { name: 'stream_id', in: 'body', encoding: 'plain' },
@@ -68,7 +72,8 @@ const operations = {
     updateMessageFlagsForNarrow: {
         method: 'POST',
         path: '/messages/flags/narrow',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         featureLevel: 155,
         params: [
@@ -85,7 +90,8 @@ const operations = {
     getMessage: {
         method: 'GET',
         path: '/messages/{message_id}',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'none',
         params: [
             { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -97,7 +103,8 @@ const operations = {
     getMessageHistory: {
         method: 'GET',
         path: '/messages/{message_id}/history',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'none',
         params: [
             { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -108,7 +115,8 @@ const operations = {
     removeReaction: {
         method: 'DELETE',
         path: '/messages/{message_id}/reactions',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         params: [
             { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -121,7 +129,8 @@ const operations = {
     reportMessage: {
         method: 'POST',
         path: '/messages/{message_id}/report',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         featureLevel: 382,
         params: [
@@ -134,7 +143,8 @@ const operations = {
     updateRealmDomain: {
         method: 'PATCH',
         path: '/realm/domains/{domain}',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         params: [
             { name: 'domain', in: 'path', encoding: 'plain' },
@@ -145,7 +155,8 @@ const operations = {
     getLinkifiers: {
         method: 'GET',
         path: '/realm/linkifiers',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '401': [], '405': [], '500': [] },
         body: 'none',
         featureLevel: 54,
         params: [],
@@ -154,7 +165,8 @@ const operations = {
     addCodePlayground: {
         method: 'POST',
         path: '/realm/playgrounds',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         featureLevel: 49,
         params: [
@@ -167,7 +179,8 @@ const operations = {
     createMessageReminder: {
         method: 'POST',
         path: '/reminders',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         featureLevel: 381,
         params: [
@@ -180,7 +193,8 @@ const operations = {
     updateScheduledMessage: {
         method: 'PATCH',
         path: '/scheduled_messages/{scheduled_message_id}',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         featureLevel: 184,
         params: [
@@ -196,7 +210,8 @@ const operations = {
     updateStream: {
         method: 'PATCH',
         path: '/streams/{stream_id}',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         params: [
             { name: 'stream_id', in: 'path', encoding: 'plain' },
@@ -221,7 +236,8 @@ const operations = {
     updateUserGroupSubgroups: {
         method: 'POST',
         path: '/user_groups/{user_group_id}/subgroups',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         featureLevel: 127,
         params: [
@@ -234,7 +250,8 @@ const operations = {
     uploadFile: {
         method: 'POST',
         path: '/user_uploads',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '413': [], '500': [] },
         body: 'multipart',
         params: [
             { name: 'file', in: 'body', encoding: 'file' },
@@ -244,7 +261,8 @@ const operations = {
     getOwnUser: {
         method: 'GET',
         path: '/users/me',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '401': [], '405': [], '500': [] },
         body: 'none',
         params: [],
         newerFields: [['date_joined', 475], ['delivery_email', 163], ['ignored_parameters_unsupported', 167], ['is_imported_stub', 433], ['role', 60]],
@@ -252,7 +270,8 @@ const operations = {
     updatePresence: {
         method: 'POST',
         path: '/users/me/presence',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         params: [
             { name: 'status', in: 'body', encoding: 'plain' },
@@ -267,7 +286,8 @@ const operations = {
     updateStatus: {
         method: 'POST',
         path: '/users/me/status',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         params: [
             { name: 'status_text', in: 'body', encoding: 'plain' },
@@ -281,7 +301,8 @@ const operations = {
     updateUser: {
         method: 'PATCH',
         path: '/users/{user_id}',
-        auth: true,
+        security: [['basicAuth']],
+        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
         body: 'form',
         params: [
             { name: 'user_id', in: 'path', encoding: 'plain' },
@@ -293,37 +314,25 @@ const operations = {
         newerFields: [['ignored_parameters_unsupported', 167]],
     },
 };
+const schemes = {
+    'basicAuth': { kind: 'basic' },
+};
 /** Per error code, its extra fields newer than some feature level. */
 const newerErrorFields = {};
 /** The feature level the server at `options.baseUrl` reports (`X-Feature-Level`), or undefined when it reports none. */
 export function detectFeatureLevel(options) {
     return detectLevel('/api/v1', options);
 }
-/** A client for the server at `options.baseUrl`, authenticated as `options.email`. */
+/** A client for the server at `options.baseUrl`, sending the credentials of `options.auth`. */
 export function createClient(options) {
-    const send = createSender({ basePath: '/api/v1', operations, newerErrorFields, loadValidators: () => import('./validators.js') }, options);
-    return bindClient({
-        createVideoCall: (params, requestOptions) => send('createVideoCall', params, requestOptions),
-        updateChannelFolder: (params, requestOptions) => send('updateChannelFolder', params, requestOptions),
-        fetchApiKey: (params, requestOptions) => send('fetchApiKey', params, requestOptions),
-        sendInvites: (params, requestOptions) => send('sendInvites', params, requestOptions),
-        markTopicAsRead: (params, requestOptions) => send('markTopicAsRead', params, requestOptions),
-        updateMessageFlagsForNarrow: (params, requestOptions) => send('updateMessageFlagsForNarrow', params, requestOptions),
-        getMessage: (params, requestOptions) => send('getMessage', params, requestOptions),
-        getMessageHistory: (params, requestOptions) => send('getMessageHistory', params, requestOptions),
-        removeReaction: (params, requestOptions) => send('removeReaction', params, requestOptions),
-        reportMessage: (params, requestOptions) => send('reportMessage', params, requestOptions),
-        updateRealmDomain: (params, requestOptions) => send('updateRealmDomain', params, requestOptions),
-        getLinkifiers: (params, requestOptions) => send('getLinkifiers', params, requestOptions),
-        addCodePlayground: (params, requestOptions) => send('addCodePlayground', params, requestOptions),
-        createMessageReminder: (params, requestOptions) => send('createMessageReminder', params, requestOptions),
-        updateScheduledMessage: (params, requestOptions) => send('updateScheduledMessage', params, requestOptions),
-        updateStream: (params, requestOptions) => send('updateStream', params, requestOptions),
-        updateUserGroupSubgroups: (params, requestOptions) => send('updateUserGroupSubgroups', params, requestOptions),
-        uploadFile: (params, requestOptions) => send('uploadFile', params, requestOptions),
-        getOwnUser: (params, requestOptions) => send('getOwnUser', params, requestOptions),
-        updatePresence: (params, requestOptions) => send('updatePresence', params, requestOptions),
-        updateStatus: (params, requestOptions) => send('updateStatus', params, requestOptions),
-        updateUser: (params, requestOptions) => send('updateUser', params, requestOptions),
-    }, send);
+    const send = createSender({
+        basePath: '/api/v1',
+        operations,
+        schemes,
+        basicShorthand: 'basicAuth',
+        conventions: { successEnvelope: true, bodyCodedErrors: true, featureLevels: true },
+        newerErrorFields,
+        loadValidators: () => import('./validators.js'),
+    }, options);
+    return bindClient(Object.keys(operations), send, 'withResponse');
 }

@@ -1,4 +1,5 @@
-import type { ApiModel, Operation, Parameter } from '../../model/types.js';
+import type { ApiModel, Operation, OperationError, Parameter, ParameterStyle, ResponseModel, SecuritySchemeModel } from '../../model/types.js';
+import { propertyKey } from '../../model/names.js';
 import { newerErrorFields, newerResponseFields, type LevelledPath } from './levels.js';
 import { tsString } from './literal.js';
 import { docComment, escapeDocText } from './tsdoc.js';
@@ -15,6 +16,31 @@ export interface ClientView {
   operations: OperationView[];
   /** Per error code, its extra fields newer than some feature level: `[codeLiteral, fields]`. */
   newerErrorFields: { codeLiteral: string; fields: string }[];
+  /** `{ successEnvelope: true, ... }` as a literal. */
+  conventionsLiteral: string;
+  /** Errors narrowed by body `code` (our convention) rather than by status. */
+  bodyCodedErrors: boolean;
+  featureLevels: boolean;
+  /** The security schemes, for the runtime table and the `Credentials` type. */
+  schemes: SchemeView[];
+  /** The Basic scheme `email`/`apiKey` stand for (documents following our conventions), as a literal; '' when none. */
+  basicShorthandLiteral: string;
+  /** Name of the property holding the `withResponse` methods (`withResponse`, unless an operation has that name). */
+  withResponseKey: string;
+  withResponseKeyLiteral: string;
+  /** Whether `Credentials` names `BasicCredentials` / `TokenSource`. */
+  usesBasic: boolean;
+  usesToken: boolean;
+}
+
+export interface SchemeView {
+  keyLiteral: string;
+  /** A property key for the `Credentials` type (quoted when needed). */
+  propertyKey: string;
+  specLiteral: string;
+  /** `BasicCredentials` or `TokenSource`; '' for a scheme without HTTP-level credentials (mutualTLS). */
+  credentialType: string;
+  doc: string;
 }
 
 export interface OperationView {
@@ -23,34 +49,47 @@ export interface OperationView {
   doc: string;
   paramsType: string;
   responseType: string;
-  /** True when no parameter is required, so the argument may be left out. */
+  /** The `withResponse` result: a union of `ApiResponse<status, body>`. */
+  fullResponseType: string;
+  /** True when no parameter (and no body) is required, so the argument may be left out. */
   paramsOptional: boolean;
   methodLiteral: string;
   pathLiteral: string;
-  auth: boolean;
   bodyLiteral: string;
+  /** Extra lines of the operation's table entry (security, requestBody, server, ...), each ready to print. */
+  specLines: string[];
   featureLevel: number | null;
   params: ParamView[];
   /** `[['path', level], ...]` of the success-body fields noted at a level, or '' when none. */
   newerFields: string;
+  /** Status-typed errors: `404: Body; default: Body` members of the operation's error map. */
+  errorMembers: string[];
 }
 
 export interface ParamView {
-  nameLiteral: string;
-  inLiteral: string;
-  encodingLiteral: string;
-  featureLevel: number | null;
+  /** `{ name: 'x', in: 'query', ... }` */
+  literal: string;
 }
 
 /** Types every client imports besides the per-operation ones. */
 const SHARED_TYPES = ['ErrorBody'];
 
+const DEFAULT_STYLE: Record<string, ParameterStyle> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
+
 export function buildClientView(model: ApiModel, banner: string): ClientView {
-  const operations = model.operations.map((operation) => operationView(model, operation));
+  const names = new Set(model.operations.map((operation) => operation.names.camel));
+  let withResponseKey = 'withResponse';
+  while (names.has(withResponseKey)) withResponseKey += '_';
+  const ctx: Ctx = { model, usesOperations: false, bodyCodedErrors: model.conventions.bodyCodedErrors };
+  const operations = model.operations.map((operation) => operationView(ctx, operation));
+  const schemes = schemeModels(model);
   const typeImports = [
     ...SHARED_TYPES,
+    ...(ctx.usesOperations ? ['operations'] : []),
     ...operations.flatMap((operation) => [operation.paramsType, operation.responseType]),
   ].sort();
+  const followsOurs = model.conventions.successEnvelope || model.conventions.bodyCodedErrors;
+  const shorthand = followsOurs ? schemes.find((scheme) => scheme.kind === 'basic') : undefined;
   return {
     banner,
     title: escapeDocText(model.title),
@@ -60,45 +99,177 @@ export function buildClientView(model: ApiModel, banner: string): ClientView {
     typeImports,
     operations,
     newerErrorFields: Object.entries(newerErrorFields(model)).map(([code, fields]) => ({ codeLiteral: tsString(code), fields: levelledLiteral(fields) })),
+    conventionsLiteral: `{ successEnvelope: ${model.conventions.successEnvelope}, bodyCodedErrors: ${model.conventions.bodyCodedErrors}, featureLevels: ${model.conventions.featureLevels} }`,
+    bodyCodedErrors: model.conventions.bodyCodedErrors,
+    featureLevels: model.conventions.featureLevels,
+    schemes: schemes.map(schemeView),
+    basicShorthandLiteral: shorthand === undefined ? '' : tsString(shorthand.name),
+    withResponseKey,
+    withResponseKeyLiteral: tsString(withResponseKey),
+    usesBasic: schemes.some((scheme) => scheme.kind === 'basic'),
+    usesToken: schemes.some((scheme) => scheme.kind !== 'basic' && scheme.kind !== 'mutualTLS'),
   };
 }
 
-function operationView(model: ApiModel, operation: Operation): OperationView {
+interface Ctx {
+  model: ApiModel;
+  /** Set when a type expression reads openapi-typescript's `operations`. */
+  usesOperations: boolean;
+  bodyCodedErrors: boolean;
+}
+
+/**
+ * The document's schemes; a scheme an operation names that the model does
+ * not declare (a model built before security schemes were read) is taken as
+ * HTTP Basic, which is what such models meant.
+ */
+function schemeModels(model: ApiModel): SecuritySchemeModel[] {
+  const declared = new Map(model.securitySchemes.map((scheme) => [scheme.name, scheme]));
+  for (const name of model.operations.flatMap((operation) => operation.security.flat())) {
+    if (!declared.has(name)) {
+      declared.set(name, { name, names: { camel: name, pascal: name, file: name }, description: '', kind: 'basic', source: { file: '' } });
+    }
+  }
+  return [...declared.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function schemeView(scheme: SecuritySchemeModel): SchemeView {
+  const spec: string[] = [`kind: ${tsString(scheme.kind)}`];
+  if (scheme.in !== undefined) spec.push(`in: ${tsString(scheme.in)}`);
+  if (scheme.parameterName !== undefined) spec.push(`name: ${tsString(scheme.parameterName)}`);
+  if (scheme.scheme !== undefined) spec.push(`scheme: ${tsString(scheme.scheme)}`);
+  const how = schemeDescription(scheme);
+  return {
+    keyLiteral: tsString(scheme.name),
+    propertyKey: propertyKey(scheme.name),
+    specLiteral: `{ ${spec.join(', ')} }`,
+    credentialType: scheme.kind === 'mutualTLS' ? '' : scheme.kind === 'basic' ? 'BasicCredentials' : 'TokenSource',
+    doc: docComment([escapeDocText(scheme.description), how], '  '),
+  };
+}
+
+function schemeDescription(scheme: SecuritySchemeModel): string {
+  switch (scheme.kind) {
+    case 'basic':
+      return 'HTTP Basic: sent as `Authorization: Basic base64(username:password)`.';
+    case 'bearer':
+      return `HTTP Bearer${scheme.bearerFormat ? ` (${escapeDocText(scheme.bearerFormat)})` : ''}: the token, sent as \`Authorization: Bearer <token>\`.`;
+    case 'oauth2':
+    case 'openIdConnect':
+      return `${scheme.kind === 'oauth2' ? 'OAuth 2' : 'OpenID Connect'}: an access token, sent as \`Authorization: Bearer <token>\`; a function is called before every request (refresh there).`;
+    case 'apiKey':
+      return `An API key, sent in the ${scheme.in ?? 'header'} \`${escapeDocText(scheme.parameterName ?? scheme.name)}\`.`;
+    case 'http':
+      return `HTTP \`${escapeDocText(scheme.scheme ?? '')}\`: the credentials, sent as \`Authorization: ${escapeDocText(scheme.scheme ?? '')} <credentials>\`.`;
+    case 'mutualTLS':
+      return 'Mutual TLS: configured in the TLS set-up of `fetch`, not here.';
+  }
+}
+
+function operationView(ctx: Ctx, operation: Operation): OperationView {
   const pascal = operation.names.pascal;
+  const body = operation.requestBody;
+  const specLines: string[] = [];
+  if (operation.security.length > 0) {
+    specLines.push(`security: [${operation.security.map((alternative) => `[${alternative.map(tsString).join(', ')}]`).join(', ')}],`);
+  }
+  if (body?.mode === 'whole') {
+    const contents = body.contents.map((content) => `{ mediaType: ${tsString(content.mediaType)}, kind: ${tsString(content.kind)} }`).join(', ');
+    specLines.push(`requestBody: { param: ${tsString(body.parameterName ?? 'body')}, required: ${body.required}, contents: [${contents}] },`);
+  }
+  if (operation.basePath !== ctx.model.basePath) specLines.push(`basePath: ${tsString(operation.basePath)},`);
+  const server = operation.servers?.find((url) => /^[a-z][a-z0-9+.-]*:\/\//i.test(url));
+  if (server !== undefined) specLines.push(`server: ${tsString(server)},`);
+  if (operation.success.status !== 200) specLines.push(`success: ${operation.success.status},`);
+  specLines.push(`responses: { ${responseEntries(operation).join(', ')} },`);
+  const partTypes = body?.mode === 'fields' ? body.contents.find((content) => content.partContentTypes !== undefined)?.partContentTypes : undefined;
   return {
     camel: operation.names.camel,
     camelLiteral: tsString(operation.names.camel),
-    doc: operationDoc(model, operation),
+    doc: operationDoc(ctx.model, operation),
     paramsType: `${pascal}Params`,
     responseType: `${pascal}Response`,
-    paramsOptional: operation.parameters.every((parameter) => !parameter.required),
+    fullResponseType: fullResponseType(ctx, operation),
+    paramsOptional: operation.parameters.every((parameter) => !parameter.required) && !(body?.mode === 'whole' && body.required),
     methodLiteral: tsString(operation.method.toUpperCase()),
     pathLiteral: tsString(operation.path),
-    auth: operation.auth,
-    bodyLiteral: tsString(operation.body),
+    bodyLiteral: tsString(body?.mode === 'whole' ? 'none' : operation.body),
+    specLines,
     featureLevel: operation.featureLevel ?? null,
-    params: operation.parameters.map(paramView),
-    newerFields: levelledLiteral(newerResponseFields(model, operation)),
+    params: operation.parameters.map((parameter) => paramView(parameter, partTypes)),
+    newerFields: levelledLiteral(newerResponseFields(ctx.model, operation)),
+    errorMembers: ctx.bodyCodedErrors ? [] : operation.errors.map((error) => `${statusKey(error)}: ${bodyType(ctx, operation, error)};`),
   };
 }
 
-function paramView(parameter: Parameter): ParamView {
-  return {
-    nameLiteral: tsString(parameter.name),
-    inLiteral: tsString(parameter.location),
-    encodingLiteral: tsString(parameter.encoding),
-    featureLevel: parameter.featureLevel ?? null,
-  };
+/** `'200': [['application/json', 'json']]` per declared response, successes then errors. */
+function responseEntries(operation: Operation): string[] {
+  const all: (ResponseModel | OperationError)[] = [...operation.successes, ...operation.errors];
+  const seen = new Set<string>();
+  const entries: string[] = [];
+  for (const response of all) {
+    const key = response.statusText ?? String(response.status);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const contents = response.contents.map((content) => `[${tsString(content.mediaType)}, ${tsString(content.kind)}]`).join(', ');
+    entries.push(`${tsString(key)}: [${contents}]`);
+  }
+  return entries;
+}
+
+/** The key of a response in openapi-typescript's `responses` (a number, or `"4XX"`/`"default"`). */
+function statusKey(response: ResponseModel | OperationError): string {
+  return response.statusText === undefined ? String(response.status) : tsString(response.statusText);
+}
+
+/** The body type of one response: the JSON type(s) from `types.ts`, `string` for text, `Blob` for binary, `undefined` for none. */
+function bodyType(ctx: Ctx, operation: Operation, response: ResponseModel | OperationError): string {
+  if (response.contents.length === 0) return 'undefined';
+  const key = response.statusText === undefined ? String(response.status) : JSON.stringify(response.statusText);
+  const types = response.contents.map((content) => {
+    if (content.kind === 'text') return 'string';
+    if (content.kind === 'binary') return 'Blob';
+    ctx.usesOperations = true;
+    return `operations[${JSON.stringify(operation.id)}]["responses"][${key}]["content"][${JSON.stringify(content.mediaType)}]`;
+  });
+  return [...new Set(types)].join(' | ');
+}
+
+function fullResponseType(ctx: Ctx, operation: Operation): string {
+  const pascal = operation.names.pascal;
+  const successes = operation.successes.length > 0 ? operation.successes : [operation.success];
+  if (successes.length === 1) return `ApiResponse<${statusType(successes[0]!)}, ${pascal}Response>`;
+  return successes.map((response) => `ApiResponse<${statusType(response)}, ${bodyType(ctx, operation, response)}>`).join(' | ');
+}
+
+function statusType(response: ResponseModel): string {
+  return response.statusText === undefined && response.status !== 0 ? String(response.status) : 'number';
+}
+
+function paramView(parameter: Parameter, partTypes: Record<string, string> | undefined): ParamView {
+  const fields = [`name: ${tsString(parameter.name)}`, `in: ${tsString(parameter.location)}`, `encoding: ${tsString(parameter.encoding)}`];
+  if (parameter.encoding === 'plain' && parameter.location !== 'body') {
+    const style = parameter.style ?? DEFAULT_STYLE[parameter.location];
+    if (style !== undefined && style !== DEFAULT_STYLE[parameter.location]) fields.push(`style: ${tsString(style)}`);
+    const explode = parameter.explode ?? style === 'form';
+    if (explode !== (style === 'form')) fields.push(`explode: ${explode}`);
+  }
+  if (parameter.allowReserved) fields.push('allowReserved: true');
+  const partType = parameter.location === 'body' ? partTypes?.[parameter.name] : undefined;
+  if (partType !== undefined) fields.push(`contentType: ${tsString(partType)}`);
+  if (parameter.featureLevel !== undefined) fields.push(`featureLevel: ${parameter.featureLevel}`);
+  return { literal: `{ ${fields.join(', ')} }` };
 }
 
 function operationDoc(model: ApiModel, operation: Operation): string {
+  const where = operation.servers?.[0] ?? operation.basePath;
   const paragraphs = [
     escapeDocText(operation.summary),
     escapeDocText(operation.description),
-    `\`${operation.method.toUpperCase()} ${escapeDocText(model.basePath + operation.path)}\`${operation.auth ? '' : ' (no authentication)'}`,
+    `\`${operation.method.toUpperCase()} ${escapeDocText(where + operation.path)}\`${authNote(operation)}`,
   ];
   const newer = operation.parameters.filter((parameter) => parameter.featureLevel !== undefined);
-  if (newer.length > 0) {
+  if (model.conventions.featureLevels && newer.length > 0) {
     const lines = newer.map(
       (parameter) => `- \`${escapeDocText(parameter.name)}\`: feature level ${parameter.featureLevel}`,
     );
@@ -109,6 +280,11 @@ function operationDoc(model: ApiModel, operation: Operation): string {
   if (operation.deprecated) tags.push('@deprecated');
   if (tags.length > 0) paragraphs.push(tags.join('\n'));
   return docComment(paragraphs, '  ');
+}
+
+function authNote(operation: Operation): string {
+  if (!operation.auth) return operation.security.some((alternative) => alternative.length > 0) ? ' (authentication optional)' : ' (no authentication)';
+  return '';
 }
 
 /** `[['a.b', 12], ...]`, or '' for none. */
