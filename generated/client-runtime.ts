@@ -23,8 +23,8 @@ export interface ClientTypes {}
 /** Every error body the API defines (the union of its error schemas). */
 export type KnownErrorBody = ClientTypes extends { errorBody: infer B } ? B : UnknownErrorBody;
 
-/** Every error code the API defines. */
-export type KnownErrorCode = KnownErrorBody extends { code: infer C extends string } ? C : string;
+/** Every error code the API defines (none when its errors are typed by status). */
+export type KnownErrorCode = [KnownErrorBody] extends [never] ? never : KnownErrorBody extends { code: infer C extends string } ? C : string;
 
 /** Per operation, its error bodies by status key (`404`, `'4XX'`, `'default'`). */
 export type KnownOperationErrors = ClientTypes extends { operationErrors: infer M } ? M : {};
@@ -337,8 +337,10 @@ export type BodyKind = 'form' | 'multipart' | 'json' | 'text' | 'binary';
 export type ResponseKind = 'json' | 'text' | 'binary';
 
 export interface ParamSpec {
-  /** Name on the wire, also the key in the parameters object. */
+  /** Name on the wire, also the key in the parameters object unless `key` says otherwise. */
   readonly name: string;
+  /** The key in the parameters object, when two parameters of the operation share a wire name (`query_id`, `header_id`). */
+  readonly key?: string;
   readonly in: ParamLocation;
   readonly encoding: ParamEncoding;
   /** `plain` parameters: absent means the location's default (path and header `simple`, query and cookie `form`). */
@@ -686,7 +688,7 @@ function checkFeatureLevel(
     throw new UnsupportedFeatureError(name, undefined, spec.featureLevel, serverLevel);
   }
   for (const param of spec.params) {
-    if (param.featureLevel !== undefined && param.featureLevel > serverLevel && values[param.name] !== undefined) {
+    if (param.featureLevel !== undefined && param.featureLevel > serverLevel && values[param.key ?? param.name] !== undefined) {
       throw new UnsupportedFeatureError(name, param.name, param.featureLevel, serverLevel);
     }
   }
@@ -881,7 +883,7 @@ export function buildRequest(name: string, spec: OperationSpec, values: Record<s
   let path = spec.path;
 
   for (const param of spec.params) {
-    const value = values[param.name];
+    const value = values[param.key ?? param.name];
     if (param.in === 'path') {
       if (value === undefined) throw new TypeError(`${name}: missing path parameter "${param.name}"`);
       const text = param.encoding === 'json' ? encodeText(JSON.stringify(value)) : serializePath(param.name, value, param.style, param.explode ?? false);

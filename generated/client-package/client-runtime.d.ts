@@ -22,8 +22,8 @@ export interface ClientTypes {
 export type KnownErrorBody = ClientTypes extends {
     errorBody: infer B;
 } ? B : UnknownErrorBody;
-/** Every error code the API defines. */
-export type KnownErrorCode = KnownErrorBody extends {
+/** Every error code the API defines (none when its errors are typed by status). */
+export type KnownErrorCode = [KnownErrorBody] extends [never] ? never : KnownErrorBody extends {
     code: infer C extends string;
 } ? C : string;
 /** Per operation, its error bodies by status key (`404`, `'4XX'`, `'default'`). */
@@ -248,8 +248,10 @@ export type ParamStyle = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimite
 export type BodyKind = 'form' | 'multipart' | 'json' | 'text' | 'binary';
 export type ResponseKind = 'json' | 'text' | 'binary';
 export interface ParamSpec {
-    /** Name on the wire, also the key in the parameters object. */
+    /** Name on the wire, also the key in the parameters object unless `key` says otherwise. */
     readonly name: string;
+    /** The key in the parameters object, when two parameters of the operation share a wire name (`query_id`, `header_id`). */
+    readonly key?: string;
     readonly in: ParamLocation;
     readonly encoding: ParamEncoding;
     /** `plain` parameters: absent means the location's default (path and header `simple`, query and cookie `form`). */

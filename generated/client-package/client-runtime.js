@@ -318,7 +318,7 @@ function checkFeatureLevel(name, spec, values, serverLevel) {
         throw new UnsupportedFeatureError(name, undefined, spec.featureLevel, serverLevel);
     }
     for (const param of spec.params) {
-        if (param.featureLevel !== undefined && param.featureLevel > serverLevel && values[param.name] !== undefined) {
+        if (param.featureLevel !== undefined && param.featureLevel > serverLevel && values[param.key ?? param.name] !== undefined) {
             throw new UnsupportedFeatureError(name, param.name, param.featureLevel, serverLevel);
         }
     }
@@ -498,7 +498,7 @@ export function buildRequest(name, spec, values, contentType) {
     const multipart = spec.body === 'multipart' && spec.requestBody === undefined ? new FormData() : undefined;
     let path = spec.path;
     for (const param of spec.params) {
-        const value = values[param.name];
+        const value = values[param.key ?? param.name];
         if (param.in === 'path') {
             if (value === undefined)
                 throw new TypeError(`${name}: missing path parameter "${param.name}"`);

@@ -86,7 +86,7 @@ export function buildClientView(model: ApiModel, banner: string): ClientView {
   const typeImports = [
     ...SHARED_TYPES,
     ...(ctx.usesOperations ? ['operations'] : []),
-    ...operations.flatMap((operation) => [operation.paramsType, operation.responseType]),
+    ...operations.flatMap((operation) => [operation.paramsType, ...(/^\w+$/.test(operation.responseType) ? [operation.responseType] : [])]),
   ].sort();
   const followsOurs = model.conventions.successEnvelope || model.conventions.bodyCodedErrors;
   const shorthand = followsOurs ? schemes.find((scheme) => scheme.kind === 'basic') : undefined;
@@ -182,13 +182,15 @@ function operationView(ctx: Ctx, operation: Operation): OperationView {
   if (server !== undefined) specLines.push(`server: ${tsString(server)},`);
   if (operation.success.status !== 200) specLines.push(`success: ${operation.success.status},`);
   specLines.push(`responses: { ${responseEntries(operation).join(', ')} },`);
-  const partTypes = body?.mode === 'fields' ? body.contents.find((content) => content.partContentTypes !== undefined)?.partContentTypes : undefined;
+  const partTypes = body?.mode === 'fields' ? body.contents.find((content) => content.kind === 'multipart' && content.partContentTypes !== undefined)?.partContentTypes : undefined;
+  const successes = operation.successes.length > 0 ? operation.successes : [operation.success];
   return {
     camel: operation.names.camel,
     camelLiteral: tsString(operation.names.camel),
     doc: operationDoc(ctx.model, operation),
     paramsType: `${pascal}Params`,
-    responseType: `${pascal}Response`,
+    // One success: its alias; several: the union of their bodies (the method resolves to whichever came).
+    responseType: successes.length === 1 ? `${pascal}Response` : unionOf(successes.map((response) => bodyType(ctx, operation, response))),
     fullResponseType: fullResponseType(ctx, operation),
     paramsOptional: operation.parameters.every((parameter) => !parameter.required) && !(body?.mode === 'whole' && body.required),
     methodLiteral: tsString(operation.method.toUpperCase()),
@@ -242,12 +244,19 @@ function fullResponseType(ctx: Ctx, operation: Operation): string {
   return successes.map((response) => `ApiResponse<${statusType(response)}, ${bodyType(ctx, operation, response)}>`).join(' | ');
 }
 
+function unionOf(types: string[]): string {
+  return [...new Set(types.flatMap((type) => type.split(' | ')))].join(' | ');
+}
+
 function statusType(response: ResponseModel): string {
   return response.statusText === undefined && response.status !== 0 ? String(response.status) : 'number';
 }
 
 function paramView(parameter: Parameter, partTypes: Record<string, string> | undefined): ParamView {
   const fields = [`name: ${tsString(parameter.name)}`, `in: ${tsString(parameter.location)}`, `encoding: ${tsString(parameter.encoding)}`];
+  // The key in the params object, when it is not the wire name (two parameters of one operation share a name).
+  const key = (parameter as Parameter & { key?: string }).key;
+  if (key !== undefined && key !== parameter.name) fields.push(`key: ${tsString(key)}`);
   if (parameter.encoding === 'plain' && parameter.location !== 'body') {
     const style = parameter.style ?? DEFAULT_STYLE[parameter.location];
     if (style !== undefined && style !== DEFAULT_STYLE[parameter.location]) fields.push(`style: ${tsString(style)}`);
