@@ -16,6 +16,10 @@ declare module './client-runtime.js' {
  */
 export type Credentials = {
     /**
+     * The username is the user's or bot's email address and the password is
+     * its API key (see `fetch-api-key`). The resumable-upload endpoint also
+     * accepts the browser session cookie.
+     *
      * HTTP Basic: sent as `Authorization: Basic base64(username:password)`.
      */
     basicAuth?: BasicCredentials;

@@ -118,19 +118,9 @@ interface Ctx {
   bodyCodedErrors: boolean;
 }
 
-/**
- * The document's schemes; a scheme an operation names that the model does
- * not declare (a model built before security schemes were read) is taken as
- * HTTP Basic, which is what such models meant.
- */
+/** The document's schemes, sorted by name. */
 function schemeModels(model: ApiModel): SecuritySchemeModel[] {
-  const declared = new Map(model.securitySchemes.map((scheme) => [scheme.name, scheme]));
-  for (const name of model.operations.flatMap((operation) => operation.security.flat())) {
-    if (!declared.has(name)) {
-      declared.set(name, { name, names: { camel: name, pascal: name, file: name }, description: '', kind: 'basic', source: { file: '' } });
-    }
-  }
-  return [...declared.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...model.securitySchemes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function schemeView(scheme: SecuritySchemeModel): SchemeView {
@@ -255,8 +245,7 @@ function statusType(response: ResponseModel): string {
 function paramView(parameter: Parameter, partTypes: Record<string, string> | undefined): ParamView {
   const fields = [`name: ${tsString(parameter.name)}`, `in: ${tsString(parameter.location)}`, `encoding: ${tsString(parameter.encoding)}`];
   // The key in the params object, when it is not the wire name (two parameters of one operation share a name).
-  const key = (parameter as Parameter & { key?: string }).key;
-  if (key !== undefined && key !== parameter.name) fields.push(`key: ${tsString(key)}`);
+  if (parameter.key !== undefined && parameter.key !== parameter.name) fields.push(`key: ${tsString(parameter.key)}`);
   if (parameter.encoding === 'plain' && parameter.location !== 'body') {
     const style = parameter.style ?? DEFAULT_STYLE[parameter.location];
     if (style !== undefined && style !== DEFAULT_STYLE[parameter.location]) fields.push(`style: ${tsString(style)}`);
