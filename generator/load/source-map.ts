@@ -5,9 +5,13 @@
  * line then comes from the file's YAML syntax tree.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { relative } from 'node:path';
-import { isMap, isNode, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import type { LineCounter, Node as YamlNode, parseDocument } from 'yaml';
 import type { SourceLocation } from '../model/types.js';
+
+/** `yaml`, loaded when a line is first asked for (most runs never do). */
+const yaml = (): typeof import('yaml') => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 
 export interface NodeOrigin {
   /** Absolute path of the file. */
@@ -85,7 +89,7 @@ export class SourceMap {
     const parsed = this.parse(absolute);
     if (!parsed) return undefined;
     const { node, complete } = descend(parsed.doc.contents, path);
-    return complete ? (isNode(node) ? node.toJSON() : node) : undefined;
+    return complete ? (yaml().isNode(node) ? node.toJSON() : node) : undefined;
   }
 
   /** The first YAML syntax error of a file, if any. */
@@ -105,6 +109,7 @@ export class SourceMap {
     let parsed = this.files.get(absolute);
     if (parsed === undefined) {
       try {
+        const { LineCounter, parseDocument } = yaml();
         const lines = new LineCounter();
         parsed = { doc: parseDocument(readFileSync(absolute, 'utf8'), { lineCounter: lines }), lines };
       } catch {
@@ -118,6 +123,7 @@ export class SourceMap {
 
 /** Follows `path` down a YAML tree as far as it exists, noting the offset of the last key reached. */
 function descend(start: unknown, path: readonly string[]): { node: unknown; offset?: number; complete: boolean } {
+  const { isMap, isSeq } = yaml();
   let node = start;
   let offset: number | undefined = (node as YamlNode | null)?.range?.[0];
   for (const segment of path) {
