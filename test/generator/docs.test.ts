@@ -214,6 +214,7 @@ const fetchApiKey = operation('fetch-api-key', 'post', '/fetch_api_key', {
   summary: 'Fetch an API key [legacy]',
   tags: ['authentication'],
   auth: false,
+  security: [],
   parameters: [param('username', 'body', string, { required: true }), param('password', 'body', string, { required: true })],
   errors: [],
   requestExamples: [{ name: 'login', summary: 'Login', value: { username: 'owner@example.com', password: 'demo1234' } }],

@@ -1,10 +1,16 @@
-import type { Operation } from '../../model/types.js';
-import { EXAMPLE_EMAIL, EXAMPLE_ORIGIN, exampleArguments, exampleFileName } from './examples.js';
+import type { ApiModel, Operation } from '../../model/types.js';
+import { EXAMPLE_EMAIL, EXAMPLE_ORIGIN, exampleArguments, exampleBody, exampleFileName, parameterKey } from './examples.js';
+import { exampleSchemes } from './security.js';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-/** A TypeScript program calling the operation through the generated client. */
-export function clientExample(operation: Operation): string {
+/**
+ * A TypeScript program calling the operation through the generated client:
+ * the example's parameters by their keys, a whole body under its parameter
+ * name, and the credentials of the operation's first security alternative
+ * (our own document's `email`/`apiKey` shorthand, else `auth` by scheme).
+ */
+export function clientExample(operation: Operation, model?: ApiModel): string {
   const args = exampleArguments(operation);
   const usesFile = args.some(([parameter]) => parameter.encoding === 'file');
   const properties = args.map(([parameter, value]) => {
@@ -12,25 +18,49 @@ export function clientExample(operation: Operation): string {
       parameter.encoding === 'file'
         ? `{ filename: ${jsString(exampleFileName(value))}, data: await readFile(${jsString(exampleFileName(value))}) }`
         : jsLiteral(value, '  ');
-    return `  ${propertyKey(parameter.name)}: ${literal},`;
+    return `  ${propertyKey(parameterKey(parameter))}: ${literal},`;
   });
+  const body = exampleBody(operation);
+  const content = operation.requestBody?.contents[0];
+  const binaryBody = body.present && content?.kind === 'binary';
+  if (body.present) {
+    const key = operation.requestBody?.parameterName ?? 'body';
+    const literal = binaryBody ? `await readFile(${jsString(exampleFileName(body.value))})` : jsLiteral(body.value, '  ');
+    properties.push(`  ${propertyKey(key)}: ${literal},`);
+  }
   const call =
     properties.length === 0
       ? `await client.${operation.names.camel}();`
       : `await client.${operation.names.camel}({\n${properties.join('\n')}\n});`;
   return [
-    ...(usesFile ? [`import { readFile } from 'node:fs/promises';`] : []),
+    ...(usesFile || binaryBody ? [`import { readFile } from 'node:fs/promises';`] : []),
     `import { createClient } from 'teamchat-api/client';`,
     '',
     'const client = createClient({',
     `  baseUrl: ${jsString(EXAMPLE_ORIGIN)},`,
-    `  email: ${jsString(EXAMPLE_EMAIL)},`,
-    `  apiKey: process.env.API_KEY ?? '',`,
+    ...credentialLines(operation, model),
     '});',
     '',
     `const result = ${call}`,
     'console.log(result);',
   ].join('\n');
+}
+
+function credentialLines(operation: Operation, model: ApiModel | undefined): string[] {
+  // Our own document (and hand-built models without schemes): the Basic shorthand.
+  if (model === undefined || (model.conventions.successEnvelope && exampleSchemes(operation, model).every((s) => s.kind === 'basic'))) {
+    return [`  email: ${jsString(EXAMPLE_EMAIL)},`, `  apiKey: process.env.API_KEY ?? '',`];
+  }
+  const schemes = exampleSchemes(operation, model).filter((scheme) => scheme.kind !== 'mutualTLS');
+  if (schemes.length === 0) return [];
+  const entries = schemes.map((scheme) => {
+    const value =
+      scheme.kind === 'basic'
+        ? `{ username: process.env.USERNAME ?? '', password: process.env.PASSWORD ?? '' }`
+        : `process.env.${scheme.kind === 'apiKey' ? 'API_KEY' : 'TOKEN'} ?? ''`;
+    return `    ${propertyKey(scheme.name)}: ${value},`;
+  });
+  return ['  auth: {', ...entries, '  },'];
 }
 
 function propertyKey(name: string): string {

@@ -4,19 +4,90 @@ import type { Operation, Parameter } from '../../model/types.js';
 export const EXAMPLE_ORIGIN = 'http://127.0.0.1:9991';
 export const EXAMPLE_EMAIL = 'owner@example.com';
 
+/** The value of the operation's first request example (empty when it has none). */
+function firstExample(operation: Operation): Record<string, unknown> {
+  const value = operation.requestExamples[0]?.value;
+  return isRecord(value) ? value : {};
+}
+
+/** The key of a parameter in the params object (its wire name unless two parameters share it). */
+export function parameterKey(parameter: Parameter): string {
+  return (parameter as Parameter & { key?: string }).key ?? parameter.name;
+}
+
 /** Parameter values of the operation's first request example (empty when it has none). */
 export function exampleArguments(operation: Operation): [Parameter, unknown][] {
-  const value = operation.requestExamples[0]?.value;
-  const given = isRecord(value) ? value : {};
+  const given = firstExample(operation);
   return operation.parameters
-    .filter((parameter) => Object.hasOwn(given, parameter.name))
-    .map((parameter) => [parameter, given[parameter.name]]);
+    .filter((parameter) => Object.hasOwn(given, parameterKey(parameter)))
+    .map((parameter) => [parameter, given[parameterKey(parameter)]]);
+}
+
+/** A whole request body's example value (`requestBody.parameterName` of the first example), if any. */
+export function exampleBody(operation: Operation): { present: boolean; value: unknown } {
+  const body = operation.requestBody;
+  if (body?.mode !== 'whole') return { present: false, value: undefined };
+  const key = body.parameterName ?? 'body';
+  const given = firstExample(operation);
+  if (Object.hasOwn(given, key)) return { present: true, value: given[key] };
+  const fromContent = body.contents[0]?.examples[0];
+  return fromContent === undefined ? { present: false, value: undefined } : { present: true, value: fromContent.value };
 }
 
 /** A parameter value as its form field carries it (DESIGN.md "Wire format"). */
 export function wireValue(parameter: Parameter, value: unknown): string {
   if (parameter.encoding === 'json') return JSON.stringify(value);
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function scalarText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * Name/value pairs of a query (or cookie) parameter as its style writes them:
+ * `form` (exploded: one pair per item or key), `spaceDelimited`,
+ * `pipeDelimited`, `deepObject` (`name[key]`); JSON text for `json` ones.
+ */
+export function stylePairs(parameter: Parameter, value: unknown): [string, string][] {
+  const { name } = parameter;
+  if (parameter.encoding !== 'plain' || parameter.style === undefined) return [[name, wireValue(parameter, value)]];
+  const explode = parameter.explode ?? parameter.style === 'form';
+  if (Array.isArray(value)) {
+    const items = value.map(scalarText);
+    if (parameter.style === 'form' && explode) return items.map((item) => [name, item]);
+    const separator = parameter.style === 'spaceDelimited' ? ' ' : parameter.style === 'pipeDelimited' ? '|' : ',';
+    return [[name, items.join(separator)]];
+  }
+  if (isRecord(value)) {
+    const entries = Object.entries(value).map(([key, item]) => [key, scalarText(item)] as [string, string]);
+    if (parameter.style === 'deepObject') return entries.map(([key, item]) => [`${name}[${key}]`, item]);
+    if (explode) return entries;
+    return [[name, entries.flat().join(',')]];
+  }
+  return [[name, scalarText(value)]];
+}
+
+/** A path or header parameter's text in `simple` (or path `label`/`matrix`) style. */
+export function simpleText(parameter: Parameter, value: unknown): string {
+  if (parameter.encoding !== 'plain') return wireValue(parameter, value);
+  const explode = parameter.explode ?? false;
+  let items: string[];
+  if (Array.isArray(value)) items = value.map(scalarText);
+  else if (isRecord(value)) {
+    const entries = Object.entries(value).map(([key, item]) => [key, scalarText(item)]);
+    items = explode ? entries.map(([key, item]) => `${key}=${item}`) : entries.flat();
+  } else items = [scalarText(value)];
+  switch (parameter.style) {
+    case 'label':
+      return `.${items.join(explode ? '.' : ',')}`;
+    case 'matrix':
+      return Array.isArray(value) && explode
+        ? items.map((item) => `;${parameter.name}=${item}`).join('')
+        : `;${parameter.name}=${items.join(',')}`;
+    default:
+      return items.join(',');
+  }
 }
 
 /** The file name a file parameter's example names, for `-F name=@file` and the client's `UploadFile`. */

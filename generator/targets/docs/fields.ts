@@ -21,68 +21,87 @@ export function resolve(schema: Schema, lookup: SchemaLookup): Schema {
 
 /** One field of a (possibly nested) object, addressed by a dotted path. */
 export interface FlatField {
-  /** `message.reactions[].emoji_name`; map values appear as `presences.<key>`. */
+  /** `message.reactions[].emoji_name`; map values appear as `presences.<key>`, tuple positions as `pair[0]`. */
   path: string;
   /** The field's own schema node (notes and type come from here). */
   schema: Schema;
   required: boolean;
+  /** Set when the field belongs to one inline variant of a union (`variant 2`, or the variant's title). */
+  variant?: string;
+}
+
+/** What a union variant is called on a page: its schema name, its title, or its position. */
+export function variantLabel(variant: Schema, index: number): string {
+  const name = variant.kind === 'ref' ? variant.name : variant.refName;
+  return name ?? variant.title ?? `variant ${index + 1}`;
 }
 
 /**
  * Every field reachable from an object schema, depth first in declaration
- * order: properties, elements of arrays (`[]`), values of maps (`<key>`) and
- * object variants of unions. A named schema already on the current path is
- * not entered again, so recursive schemas terminate.
+ * order: properties, elements of arrays (`[]`), tuple positions (`[0]`),
+ * values of maps (`<key>`) and of pattern properties, and the fields of
+ * inline object variants of unions (marked with their variant). Named
+ * variants are not entered: the page defines each named type once. A named
+ * schema already on the current path is not entered again, so recursive
+ * schemas terminate.
  */
 export function flattenFields(schema: Schema, lookup: SchemaLookup): FlatField[] {
   const fields: FlatField[] = [];
   const seenPaths = new Set<string>();
   const add = (field: FlatField): boolean => {
-    if (seenPaths.has(field.path)) return false;
-    seenPaths.add(field.path);
+    const key = `${field.variant ?? ''}\u0000${field.path}`;
+    if (seenPaths.has(key)) return false;
+    seenPaths.add(key);
     fields.push(field);
     return true;
   };
 
-  const walk = (node: Schema, prefix: string, enclosing: ReadonlySet<string>): void => {
+  const walk = (node: Schema, prefix: string, enclosing: ReadonlySet<string>, variant: string | undefined): void => {
     const name = node.kind === 'ref' ? node.name : node.refName;
     if (name !== undefined && enclosing.has(name)) return;
     const inside = name === undefined ? enclosing : new Set([...enclosing, name]);
     const target = resolve(node, lookup);
-    walkOwn(target, prefix, inside);
+    walkOwn(target, prefix, inside, variant);
     // Members an `allOf` could not merge (a union beside an object) add their fields at the same level.
-    for (const member of target.allOf ?? []) walk(member, prefix, inside);
+    for (const member of target.allOf ?? []) walk(member, prefix, inside, variant);
   };
 
-  const walkOwn = (target: Schema, prefix: string, inside: ReadonlySet<string>): void => {
+  const field = (path: string, child: Schema, required: boolean, inside: ReadonlySet<string>, variant: string | undefined): void => {
+    if (add({ path, schema: child, required, ...(variant === undefined ? {} : { variant }) })) walk(child, path, inside, variant);
+  };
+
+  const walkOwn = (target: Schema, prefix: string, inside: ReadonlySet<string>, variant: string | undefined): void => {
+    const join = (segment: string) => (prefix === '' ? segment : `${prefix}.${segment}`);
     switch (target.kind) {
       case 'object':
-        for (const property of target.properties) {
-          const path = prefix === '' ? property.name : `${prefix}.${property.name}`;
-          if (add({ path, schema: property.schema, required: property.required })) {
-            walk(property.schema, path, inside);
-          }
+        for (const property of target.properties) field(join(property.name), property.schema, property.required, inside, variant);
+        for (const entry of target.patternProperties ?? []) {
+          if (prefix !== '') field(join(`<key matching ${entry.pattern}>`), entry.schema, false, inside, variant);
         }
         if (typeof target.additionalProperties === 'object' && prefix !== '') {
-          const path = `${prefix}.<key>`;
-          if (add({ path, schema: target.additionalProperties, required: false })) {
-            walk(target.additionalProperties, path, inside);
-          }
+          field(join('<key>'), target.additionalProperties, false, inside, variant);
         }
         return;
       case 'array':
-        for (const element of [...(target.prefixItems ?? []), ...(target.items ? [target.items] : [])]) {
-          walk(element, `${prefix}[]`, inside);
-        }
+        (target.prefixItems ?? []).forEach((item, index) => field(`${prefix}[${index}]`, item, true, inside, variant));
+        if (target.items !== undefined) walk(target.items, `${prefix}[]`, inside, variant);
         return;
-      case 'union':
-        for (const variant of target.variants) walk(variant, prefix, inside);
+      case 'union': {
+        // Fields are marked with their variant where several variants are objects (a path alone does not tell them apart).
+        const objects = target.variants.filter((member) => resolve(member, lookup).kind === 'object').length;
+        target.variants.forEach((member, index) => {
+          // Named variants are defined on their own; an inline variant's fields are listed here.
+          if (member.kind === 'ref' || member.refName !== undefined) return;
+          const mark = objects > 1 && resolve(member, lookup).kind === 'object' ? variantLabel(member, index) : undefined;
+          walk(member, prefix, inside, variant ?? mark);
+        });
         return;
+      }
       default:
         return;
     }
   };
 
-  walk(schema, '', new Set());
+  walk(schema, '', new Set(), undefined);
   return fields;
 }

@@ -9,6 +9,7 @@ export interface IndexView {
   version: string;
   description: string;
   redocLink: string;
+  /** Empty when the document names no feature levels (no changelog page). */
   changelogLink: string;
   maxFeatureLevel: number;
   tags: { name: string; description: string; operations: IndexRow[] }[];
@@ -36,22 +37,22 @@ export function indexView(model: ApiModel, banner: string): IndexView {
     version: model.version,
     description: model.description.trim(),
     redocLink: REDOC_FILE,
-    changelogLink: CHANGELOG_FILE,
+    changelogLink: model.conventions.featureLevels ? CHANGELOG_FILE : '',
     maxFeatureLevel: model.maxFeatureLevel,
     tags: sections
       .filter((section) => section.operations.length > 0)
       .map((section) => ({
         name: section.name,
         description: section.description,
-        operations: section.operations.map((operation) => indexRow(operation, model.basePath)),
+        operations: section.operations.map((operation) => indexRow(operation)),
       })),
   };
 }
 
-function indexRow(operation: Operation, basePath: string): IndexRow {
+function indexRow(operation: Operation): IndexRow {
   return {
-    link: `[${linkText(operation.summary)}](${referenceLink(operation)})`,
-    request: escapeCell(inlineCode(`${operation.method.toUpperCase()} ${basePath}${operation.path}`)),
+    link: `[${linkText(operation.summary || operation.id)}](${referenceLink(operation)})`,
+    request: escapeCell(inlineCode(`${operation.method.toUpperCase()} ${operation.basePath}${operation.path}`)),
     deprecated: operation.deprecated,
   };
 }

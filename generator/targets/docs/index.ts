@@ -28,7 +28,8 @@ export function renderMarkdown(ctx: TargetContext): OutputFile[] {
         templates.operation(operationPageView(operation, { model, lookup, banner: pageBanner })),
       ),
     ),
-    file(CHANGELOG_FILE, templates.changelog(changelogView(model, lookup, pageBanner))),
+    // The changelog lists feature levels: only documents that name them get one.
+    ...(model.conventions.featureLevels ? [file(CHANGELOG_FILE, templates.changelog(changelogView(model, lookup, pageBanner)))] : []),
     file(INDEX_FILE, templates.index(indexView(model, pageBanner))),
   ];
 }

@@ -21,6 +21,38 @@ export function referencedNames(roots: Schema[], lookup: SchemaLookup): string[]
   return [...found];
 }
 
+/**
+ * Named schemas the flattened field tables of bodies and responses do not
+ * spell out: named unions and named variants of any union, and every name
+ * those refer to, in first-use order.
+ */
+export function definedElsewhereNames(roots: Schema[], lookup: SchemaLookup): string[] {
+  const found = new Set<string>();
+  const add = (schema: Schema): void => {
+    for (const name of referencedNames([schema], lookup)) found.add(name);
+  };
+  const visited = new Set<Schema>();
+  const visit = (schema: Schema): void => {
+    if (visited.has(schema)) return;
+    visited.add(schema);
+    if (schema.kind === 'ref') {
+      // Field tables go through references (a recursive one is shown by name where it repeats).
+      const target = lookup.get(schema.name);
+      if (target !== undefined) visit(target);
+      return;
+    }
+    if (schema.kind === 'union') {
+      if (schema.refName !== undefined) add(schema);
+      for (const variant of schema.variants) {
+        if (variant.kind === 'ref' || variant.refName !== undefined) add(variant);
+      }
+    }
+    children(schema).forEach(visit);
+  };
+  roots.forEach(visit);
+  return [...found];
+}
+
 function children(schema: Schema): Schema[] {
   return [...ownChildren(schema), ...(schema.allOf ?? [])];
 }
@@ -32,6 +64,7 @@ function ownChildren(schema: Schema): Schema[] {
     case 'object':
       return [
         ...schema.properties.map((property) => property.schema),
+        ...(schema.patternProperties ?? []).map((entry) => entry.schema),
         ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
       ];
     case 'union':

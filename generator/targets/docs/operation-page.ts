@@ -1,13 +1,17 @@
-import type { ApiModel, Operation, OperationError, Parameter, Schema } from '../../model/types.js';
+import type { ApiModel, Operation, OperationError, Parameter, ParameterStyle, ResponseModel } from '../../model/types.js';
 import { operationChanges, groupByLevel } from './changes.js';
 import { clientExample } from './client-example.js';
-import { curlExample } from './curl.js';
-import { flattenFields, resolve, type SchemaLookup } from './fields.js';
+import { credentialVariable, curlExample } from './curl.js';
+import type { SchemaLookup } from './fields.js';
 import { codeBlock, escapeCell, inlineCode, oneLine } from './markdown.js';
 import { CHANGELOG_FILE, INDEX_FILE } from './links.js';
 import { levelCell, notesCell } from './notes.js';
-import { definitionOf, referencedNames } from './named-types.js';
-import { isNullable, typeExpression } from './type-expression.js';
+import { definedElsewhereNames, definitionOf, referencedNames } from './named-types.js';
+import { contentBlock, fieldRows, fieldTable, headerTable, unionBlock, type BlockContext, type FieldRow } from './schema-blocks.js';
+import { exampleSchemes, securityText } from './security.js';
+import { typeExpression } from './type-expression.js';
+
+export type { FieldRow } from './schema-blocks.js';
 
 /** What `templates/docs/operation.md.hbs` receives: every cell already escaped. */
 export interface OperationPageView {
@@ -19,14 +23,23 @@ export interface OperationPageView {
   description: string;
   auth: string;
   tags: string;
+  servers: string;
   featureLevel: string;
+  /** Whether the document names feature levels (level columns, changes, changelog link). */
+  featureLevels: boolean;
   deprecated: boolean;
   unspecified: string[];
   transport: string;
+  /** Whether the parameter table has a Style column (some parameter is not in its location's default style). */
+  showStyle: boolean;
   parameters: ParameterRow[];
+  /** Whole-mode request body: one block per media type. */
+  requestBody: { intro: string; contents: string[] } | undefined;
   types: NamedTypeView[];
-  fields: FieldRow[];
-  successExample: string;
+  responsesTitle: string;
+  responses: ResponseView[];
+  /** Body-coded errors (our convention): a row per code. */
+  codedErrors: boolean;
   errors: ErrorRow[];
   errorExamples: ExampleView[];
   curlIntro: string;
@@ -44,24 +57,30 @@ export interface ParameterRow {
   default: string;
   encoding: string;
   location: string;
+  style: string;
   featureLevel: string;
   notes: string;
 }
 
-/** A named type used by the parameters: its definition and, for objects, its fields. */
+/** A named type the page uses: its definition and, for objects and unions, its fields and variants. */
 export interface NamedTypeView {
   name: string;
   definition: string;
   description: string;
   fields: FieldRow[];
+  /** The fields as a markdown table (empty without fields). */
+  fieldTable: string;
+  /** Variants and discriminator of a union (empty otherwise). */
+  variants: string;
 }
 
-export interface FieldRow {
-  name: string;
-  type: string;
-  presence: string;
-  featureLevel: string;
-  notes: string;
+export interface ResponseView {
+  /** `200`, `2XX`, `default`: the heading when the page lists several responses. */
+  title: string;
+  description: string;
+  /** One block per media type; empty for a response without a body. */
+  contents: string[];
+  headers: string;
 }
 
 export interface ErrorRow {
@@ -89,61 +108,147 @@ export interface PageContext {
 
 const ENCODING_LABEL = { plain: 'plain', json: 'JSON', file: 'file' } as const;
 
-const TRANSPORT: Record<Operation['body'], (method: string) => string> = {
-  none: (method) =>
-    method === 'GET'
-      ? 'Parameters other than path parameters travel in the query string.'
-      : 'The operation takes no form fields.',
-  form: () =>
-    'Parameters other than path parameters travel as an `application/x-www-form-urlencoded` body ' +
-    '(`multipart/form-data` and the query string are accepted too).',
-  multipart: () => 'The request is a `multipart/form-data` body.',
-  json: () => 'The request body is JSON.',
-  text: () => 'The request body is text.',
-  binary: () => 'The request body is binary data.',
+/** The style a location uses when the document writes none. */
+const DEFAULT_STYLE: Record<Parameter['location'], { style?: ParameterStyle; explode?: boolean }> = {
+  path: { style: 'simple', explode: false },
+  query: { style: 'form', explode: true },
+  header: { style: 'simple', explode: false },
+  cookie: { style: 'form', explode: true },
+  body: {},
 };
 
+function transport(operation: Operation, method: string): string {
+  const body = operation.requestBody;
+  if (body === undefined || body.mode === 'whole') {
+    if (body !== undefined) return 'The request body is described below.';
+    return method === 'GET'
+      ? 'Parameters other than path parameters travel in the query string.'
+      : operation.parameters.some((parameter) => parameter.location === 'body')
+        ? 'The operation takes no form fields.'
+        : 'The operation takes no request body.';
+  }
+  const types = body.contents.map((content) => inlineCode(content.mediaType));
+  if (operation.body === 'multipart') return `The request is a ${types.join(' or ')} body.`;
+  // The bindings take a fields-mode form body as multipart or in the query string as well.
+  const [first, ...others] = types;
+  const accepted = [...others, ...(types.includes('`multipart/form-data`') ? [] : ['`multipart/form-data`']), 'the query string'];
+  const also = ` (${accepted.join(accepted.length === 2 ? ' and ' : ', ')} are accepted too)`;
+  return `Parameters other than path parameters travel as an ${first} body${also}.`;
+}
+
+function statusTitle(response: { status: number; statusText?: string }): string {
+  return response.statusText ?? String(response.status);
+}
+
 export function operationPageView(operation: Operation, page: PageContext): OperationPageView {
+  const { model, lookup } = page;
   const method = operation.method.toUpperCase();
+  const featureLevels = model.conventions.featureLevels;
+  const ctx: BlockContext = { lookup, featureLevels };
+  const successes = operation.successes.length > 0 ? operation.successes : [operation.success];
+  const bodyCodes = model.conventions.bodyCodedErrors;
+  const wholeBody = operation.requestBody?.mode === 'whole' ? operation.requestBody : undefined;
+
+  const bodySchemas = [
+    ...(wholeBody?.contents ?? []).map((content) => content.schema),
+    ...successes.flatMap((response) => responseSchemas(response)),
+    ...(bodyCodes ? [] : operation.errors.flatMap((error) => error.contents.map((content) => content.schema))),
+  ];
+  const names = new Set([...referencedNames(operation.parameters.map((parameter) => parameter.schema), lookup), ...definedElsewhereNames(bodySchemas, lookup)]);
+  if (!bodyCodes) {
+    // Error bodies are shown by type: define the named ones.
+    for (const name of referencedNames(operation.errors.flatMap((error) => error.contents.map((content) => content.schema)), lookup)) names.add(name);
+  }
+
+  const schemes = exampleSchemes(operation, model);
+  const variables = [...new Set(schemes.map(credentialVariable).filter((variable) => variable !== ''))];
   return {
     banner: page.banner,
-    summary: operation.summary,
+    summary: operation.summary || `${operation.method.toUpperCase()} ${operation.path}`,
     id: operation.id,
     method,
-    fullPath: `${page.model.basePath}${operation.path}`,
+    fullPath: `${operation.basePath}${operation.path}`,
     description: operation.description.trim(),
-    auth: operation.auth
-      ? 'HTTP Basic: the email address as username and the API key as password.'
-      : 'None.',
+    auth: escapeCell(securityText(operation, model)),
     tags: operation.tags.join(', '),
-    featureLevel: levelCell(operation),
+    servers: (operation.servers ?? []).map((url) => inlineCode(url)).join(', '),
+    featureLevel: featureLevels ? levelCell(operation) : '',
+    featureLevels,
     deprecated: operation.deprecated,
     unspecified: operation.unspecified.map(oneLine),
-    transport: TRANSPORT[operation.body](method),
-    parameters: operation.parameters.map((parameter) => parameterRow(parameter, page.lookup)),
-    types: referencedNames(
-      operation.parameters.map((parameter) => parameter.schema),
-      page.lookup,
-    ).map((name) => namedTypeView(name, page.lookup)),
-    fields: fieldRows(operation.success.schema, page.lookup),
-    successExample: jsonBlock(operation.success.examples[0]?.value),
-    errors: operation.errors.flatMap((error) => errorRows(error, page.model)),
+    transport: transport(operation, method),
+    showStyle: operation.parameters.some((parameter) => parameter.style !== undefined && styleLabel(parameter) !== ''),
+    parameters: operation.parameters.map((parameter) => parameterRow(parameter, lookup)),
+    requestBody:
+      wholeBody === undefined
+        ? undefined
+        : {
+            intro: [
+              wholeBody.required ? 'Required.' : 'Optional.',
+              oneLine(wholeBody.description),
+              wholeBody.contents.length > 1 ? 'The client sends one of these media types; the server accepts each.' : '',
+            ]
+              .filter((part) => part !== '')
+              .join(' '),
+            contents: wholeBody.contents.map((content) => contentBlock(content, ctx)),
+          },
+    types: [...names].map((name) => namedTypeView(name, ctx)),
+    responsesTitle: successes.length > 1 ? 'Responses' : 'Response',
+    responses: successes.map((response) => responseView(response, ctx)),
+    codedErrors: bodyCodes,
+    errors: operation.errors.flatMap((error) => (bodyCodes ? errorRows(error, model) : plainErrorRows(error))),
     errorExamples: operation.errors.flatMap((error) =>
       error.examples.map((example) => ({
-        title: `${error.status}: ${example.summary || example.name}`,
+        title: `${statusTitle(error)}: ${example.summary || example.name}`,
         block: jsonBlock(example.value),
       })),
     ),
-    curlIntro: operation.auth ? 'With curl (`API_KEY` holds the API key):' : 'With curl:',
-    curl: codeBlock('sh', curlExample(operation, page.model.basePath)),
-    client: codeBlock('ts', clientExample(operation)),
-    changes: groupByLevel(operationChanges(operation, page.lookup)).map((group) => ({
-      level: group.level,
-      entries: group.entries.map((entry) => ({ place: capitalise(entry.place), change: oneLine(entry.change) })),
-    })),
+    curlIntro:
+      variables.length === 0
+        ? 'With curl:'
+        : `With curl (${variables.map((variable) => `\`${variable}\` holds the ${variable === 'TOKEN' ? 'access token' : 'API key'}`).join(', ')}):`,
+    curl: codeBlock('sh', curlExample(operation, operation.basePath, model)),
+    client: codeBlock('ts', clientExample(operation, model)),
+    changes: featureLevels
+      ? groupByLevel(operationChanges(operation, lookup)).map((group) => ({
+          level: group.level,
+          entries: group.entries.map((entry) => ({ place: capitalise(entry.place), change: oneLine(entry.change) })),
+        }))
+      : [],
     changelogLink: `../${CHANGELOG_FILE}`,
     indexLink: `../${INDEX_FILE}`,
   };
+}
+
+function responseSchemas(response: ResponseModel): import('../../model/types.js').Schema[] {
+  return response.contents.length > 0 ? response.contents.map((content) => content.schema) : [response.schema];
+}
+
+function responseView(response: ResponseModel, ctx: BlockContext): ResponseView {
+  // Hand-built models may leave `contents` empty while giving a JSON schema.
+  const contents =
+    response.contents.length > 0
+      ? response.contents
+      : response.schema.kind === 'any'
+        ? []
+        : [{ mediaType: 'application/json', kind: 'json' as const, schema: response.schema, examples: response.examples }];
+  return {
+    title: statusTitle(response),
+    description: oneLine(response.description),
+    contents: contents.length === 0 ? ['No body.'] : contents.map((content) => contentBlock(content, ctx)),
+    headers: headerTable(response.headers, ctx),
+  };
+}
+
+/** The style column: empty when the parameter uses its location's default. */
+function styleLabel(parameter: Parameter): string {
+  if (parameter.style === undefined) return '';
+  const fallback = DEFAULT_STYLE[parameter.location];
+  const explode = parameter.explode ?? fallback.explode;
+  if (parameter.style === fallback.style && explode === fallback.explode && parameter.allowReserved !== true) return '';
+  const parts = [parameter.style, explode ? 'exploded' : 'not exploded'];
+  if (parameter.allowReserved === true) parts.push('reserved characters allowed');
+  return parts.join(', ');
 }
 
 function parameterRow(parameter: Parameter, lookup: SchemaLookup): ParameterRow {
@@ -154,39 +259,28 @@ function parameterRow(parameter: Parameter, lookup: SchemaLookup): ParameterRow 
     default: parameter.default === undefined ? '' : escapeCell(inlineCode(JSON.stringify(parameter.default))),
     encoding: ENCODING_LABEL[parameter.encoding],
     location: parameter.location,
+    style: styleLabel(parameter),
     featureLevel: levelCell(parameter),
     notes: notesCell(parameter.description, parameter.schema, parameter, lookup),
   };
 }
 
-function namedTypeView(name: string, lookup: SchemaLookup): NamedTypeView {
-  const schema = lookup.get(name) ?? { kind: 'any' };
+function namedTypeView(name: string, ctx: BlockContext): NamedTypeView {
+  const schema = ctx.lookup.get(name) ?? { kind: 'any' };
+  const fields = schema.kind === 'object' || schema.kind === 'union' ? fieldRows(schema, ctx) : [];
+  const notes = notesCell('', definitionOf(schema), {}, ctx.lookup).replace(/<br>/g, ' ');
   return {
     name,
-    definition: inlineCode(typeExpression(definitionOf(schema))),
+    definition: `${inlineCode(typeExpression(definitionOf(schema)))}.${notes === '' ? '' : ` ${notes}`}`,
     description: (schema.description ?? '').trim(),
-    fields: schema.kind === 'object' ? fieldRows(schema, lookup) : [],
-  };
-}
-
-function fieldRows(schema: Schema, lookup: SchemaLookup): FieldRow[] {
-  return flattenFields(schema, lookup).map((field) => fieldRow(field.path, field.schema, field.required, lookup));
-}
-
-function fieldRow(path: string, schema: Schema, required: boolean, lookup: SchemaLookup): FieldRow {
-  const presence = required ? 'always present' : 'may be absent';
-  const description = schema.description ?? resolve(schema, lookup).description ?? '';
-  return {
-    name: escapeCell(inlineCode(path)),
-    type: escapeCell(inlineCode(typeExpression(schema))),
-    presence: isNullable(schema) ? `${presence}, nullable` : presence,
-    featureLevel: levelCell(schema),
-    notes: notesCell(description, schema, schema, lookup),
+    fields,
+    fieldTable: fields.length > 0 ? fieldTable(fields, ctx) : '',
+    variants: schema.kind === 'union' ? unionBlock(schema) : '',
   };
 }
 
 function errorRows(error: OperationError, model: ApiModel): ErrorRow[] {
-  const status = error.statusText ?? String(error.status);
+  const status = statusTitle(error);
   if (error.codes.length === 0) {
     return [{ status, code: '', extraFields: '', description: escapeCell(error.description) }];
   }
@@ -202,6 +296,23 @@ function errorRows(error: OperationError, model: ApiModel): ErrorRow[] {
       description: escapeCell(known?.description || error.description),
     };
   });
+}
+
+/** Errors typed by status: the body of each media type by its type (named types are defined on the page). */
+function plainErrorRows(error: OperationError): ErrorRow[] {
+  const body =
+    error.contents.length === 0
+      ? 'no body'
+      : error.contents.map((content) => `${inlineCode(content.mediaType)}: ${inlineCode(content.kind === 'binary' ? 'binary' : typeExpression(content.schema))}`).join(', ');
+  const headers = error.headers.map((header) => inlineCode(header.name)).join(', ');
+  return [
+    {
+      status: statusTitle(error),
+      code: escapeCell(body),
+      extraFields: escapeCell(headers),
+      description: escapeCell(error.description),
+    },
+  ];
 }
 
 function jsonBlock(value: unknown): string {

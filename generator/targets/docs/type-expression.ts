@@ -42,8 +42,14 @@ function ownExpression(schema: Schema): string {
     case 'array':
       return arrayExpression(schema.items, schema.prefixItems);
     case 'object':
-      if (typeof schema.additionalProperties === 'object' && schema.properties.length === 0) {
-        return `Record<string, ${typeExpression(schema.additionalProperties)}>`;
+      if (schema.properties.length === 0) {
+        // A map: its values' types (keys limited by patterns are listed in the notes).
+        const values = [
+          ...(schema.patternProperties ?? []).map((entry) => entry.schema),
+          ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+        ].map(typeExpression);
+        const distinct = [...new Set(values)];
+        if (distinct.length > 0) return `Record<string, ${distinct.join(' | ')}>`;
       }
       return 'object';
     case 'union':
