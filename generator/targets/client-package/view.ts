@@ -1,4 +1,5 @@
 import type { ApiModel } from '../../model/types.js';
+import { clientOptionsExample } from '../client/view.js';
 
 /** What `templates/client-package/*.hbs` receive. JSON fields are ready-made JSON literals. */
 export interface ClientPackageView {
@@ -21,6 +22,8 @@ export interface ClientPackageView {
   filesJson: string;
   /** One operation's method name, for the README's example. */
   exampleMethod: string;
+  /** The credentials options of the README's example (from the client target), '' when the API has no security schemes. */
+  optionsExample: string;
 }
 
 /** One entry point of the package: `.` for the client, `./types`, `./validators`. */
@@ -52,5 +55,6 @@ export function buildClientPackageView(
     exportsJson: indent(JSON.stringify(exportsMap, null, 2)),
     filesJson: indent(JSON.stringify(options.files, null, 2)),
     exampleMethod: model.operations[0]?.names.camel ?? 'someOperation',
+    optionsExample: clientOptionsExample(model),
   };
 }

@@ -88,8 +88,7 @@ export function buildClientView(model: ApiModel, banner: string): ClientView {
     ...(ctx.usesOperations ? ['operations'] : []),
     ...operations.flatMap((operation) => [operation.paramsType, ...(/^\w+$/.test(operation.responseType) ? [operation.responseType] : [])]),
   ].sort();
-  const followsOurs = model.conventions.successEnvelope || model.conventions.bodyCodedErrors;
-  const shorthand = followsOurs ? schemes.find((scheme) => scheme.kind === 'basic') : undefined;
+  const shorthand = basicShorthand(model, schemes);
   return {
     banner,
     title: escapeDocText(model.title),
@@ -116,6 +115,26 @@ interface Ctx {
   /** Set when a type expression reads openapi-typescript's `operations`. */
   usesOperations: boolean;
   bodyCodedErrors: boolean;
+}
+
+/**
+ * The Basic scheme the `email`/`apiKey` options stand for: the first Basic
+ * scheme of a document following our conventions (success envelope or
+ * body-coded errors), whose users log in with an email address and API key.
+ */
+function basicShorthand(model: ApiModel, schemes: SecuritySchemeModel[]): SecuritySchemeModel | undefined {
+  const followsOurs = model.conventions.successEnvelope || model.conventions.bodyCodedErrors;
+  return followsOurs ? schemes.find((scheme) => scheme.kind === 'basic') : undefined;
+}
+
+/** The credentials part of a `createClient` options example (for READMEs): the shorthand, else the first scheme's; '' without schemes. */
+export function clientOptionsExample(model: ApiModel): string {
+  const schemes = schemeModels(model);
+  if (basicShorthand(model, schemes) !== undefined) return "email: 'me@example.com', apiKey: process.env.API_KEY";
+  const first = schemes.find((scheme) => scheme.kind !== 'mutualTLS');
+  if (first === undefined) return '';
+  const value = first.kind === 'basic' ? "{ username: 'me', password: process.env.API_PASSWORD }" : 'process.env.API_TOKEN';
+  return `auth: { ${propertyKey(first.name)}: ${value} }`;
 }
 
 /** The document's schemes, sorted by name. */
