@@ -119,12 +119,12 @@ interface Ctx {
 
 /**
  * The Basic scheme the `email`/`apiKey` options stand for: the first Basic
- * scheme of a document following our conventions (success envelope or
- * body-coded errors), whose users log in with an email address and API key.
+ * scheme of a document following our success-envelope convention, whose
+ * users log in with an email address and API key (the docs' examples use the
+ * same rule).
  */
 function basicShorthand(model: ApiModel, schemes: SecuritySchemeModel[]): SecuritySchemeModel | undefined {
-  const followsOurs = model.conventions.successEnvelope || model.conventions.bodyCodedErrors;
-  return followsOurs ? schemes.find((scheme) => scheme.kind === 'basic') : undefined;
+  return model.conventions.successEnvelope ? schemes.find((scheme) => scheme.kind === 'basic') : undefined;
 }
 
 /** The credentials part of a `createClient` options example (for READMEs): the shorthand, else the first scheme's; '' without schemes. */
