@@ -388,8 +388,10 @@ export async function registerOperations<User, C = Credential>(
   options: RegisterOptions<User, C>,
   api: ApiSettings = LEGACY_API,
 ): Promise<void> {
+  // Operations served under another base path (their own `servers`) put the whole API scope at the root.
+  const prefix = bindings.every(({ route }) => route.path.startsWith(basePath)) ? basePath : '';
   const settings: Settings = {
-    basePath,
+    basePath: prefix,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     validateResponses: options.validateResponses ?? false,
     authenticate: options.authenticate as Authenticate<unknown, Credential>,
@@ -402,7 +404,7 @@ export async function registerOperations<User, C = Credential>(
       await configureScope(scope, settings);
       for (const binding of bindings) binding.register(scope, settings);
     },
-    { prefix: basePath },
+    { prefix },
   );
 }
 

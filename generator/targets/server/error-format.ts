@@ -1,7 +1,8 @@
 /**
  * The document's own error schema, for the framework errors the bindings
  * raise themselves (docs/decisions/0015-framework-errors.md): the named
- * schema most error responses (4xx, 5xx, `default`) share, with a
+ * schema more than half of the error responses with a body (4xx, 5xx,
+ * `default`) share, with a
  * message-like string field; the status-like and code-like fields it has
  * are filled too, and every other required field gets a plain value.
  */
@@ -29,9 +30,11 @@ export function findErrorFormat(model: ApiModel): ErrorFormatModel | undefined {
   if (model.conventions.bodyCodedErrors) return undefined;
   const counts = new Map<string, { count: number; mediaType: string; first: number }>();
   let order = 0;
+  let withBody = 0;
   for (const operation of model.operations) {
     for (const error of operation.errors) {
       if (error.status !== 0 && error.status < 400) continue;
+      if (error.contents.length > 0) withBody++;
       const content = error.contents.find((candidate) => candidate.kind === 'json');
       const name = content === undefined ? undefined : schemaName(content.schema);
       if (content === undefined || name === undefined) continue;
@@ -40,7 +43,10 @@ export function findErrorFormat(model: ApiModel): ErrorFormatModel | undefined {
       counts.set(name, entry);
     }
   }
-  const ranked = [...counts.entries()].sort((a, b) => b[1].count - a[1].count || a[1].first - b[1].first);
+  // Shared by most: more than half of the error responses that have a body.
+  const ranked = [...counts.entries()]
+    .filter(([, entry]) => entry.count * 2 > withBody)
+    .sort((a, b) => b[1].count - a[1].count || a[1].first - b[1].first);
   for (const [name, { mediaType }] of ranked) {
     const schema = resolve(model, { kind: 'ref', name });
     if (schema?.kind !== 'object') continue;

@@ -187,8 +187,8 @@ function responseKey(response: ResponseModel | OperationError): string {
 }
 
 function operationView(model: ApiModel, operation: Operation, typed: boolean, readable: boolean): OperationView {
-  const basePath = model.basePath;
-  const fastifyPath = basePath + toFastifyPath(operation);
+  // The operation's own base path (its or its path item's servers), else the document's.
+  const fastifyPath = (operation.basePath ?? model.basePath) + toFastifyPath(operation);
   const files = operation.parameters.filter((parameter) => parameter.encoding === 'file');
   // Exactly one single file: any part name is taken for it (multipart bodies from simple clients).
   const fileParameter = files.length === 1 && files[0]!.schema.kind !== 'array' ? files[0]!.name : undefined;
