@@ -71,6 +71,8 @@ export interface Route {
    * (scheme `basic`) when `auth`, else none.
    */
   security?: readonly (readonly string[])[];
+  /** Path parameters whose names Fastify cannot route by: route name (`p0`) -> wire name (`pet-id`). */
+  pathNames?: Readonly<Record<string, string>>;
   /** Whether the operation reads cookies (it has cookie parameters): the Cookie header is parsed only then (and for cookie API keys). */
   cookies?: boolean;
   /** Wire name of the file parameter, for an operation that takes exactly one file (any part name is taken for it). */
@@ -849,7 +851,7 @@ function cookiesOf(request: FastifyRequest): Record<string, string | string[]> {
 /** The raw parameters of a request whose body (if any) Fastify has parsed already. */
 function readRequest(request: FastifyRequest, route: Route, body: BodyPlan | undefined, settings: Settings): FullRawRequest {
   const raw: FullRawRequest = {
-    path: request.params as Record<string, string>,
+    path: pathOf(request, route),
     query: request.query as FormFields,
     body: {},
     headers: request.headers,
@@ -876,7 +878,7 @@ async function readMultipartRequest(request: FastifyRequest, route: Route, body:
   if (body !== undefined && body.multipart === undefined) throw unsupportedMediaType(request.headers['content-type'], body);
   const { fields, files } = await readMultipart(request, bodyLimit);
   const raw: FullRawRequest = {
-    path: request.params as Record<string, string>,
+    path: pathOf(request, route),
     query: request.query as FormFields,
     body: fields,
     files,
@@ -885,6 +887,14 @@ async function readMultipartRequest(request: FastifyRequest, route: Route, body:
   };
   if (body?.multipart !== undefined) raw.content = { mediaType: body.multipart.mediaType, value: fields };
   return withFile(raw, route);
+}
+
+function pathOf(request: FastifyRequest, route: Route): Record<string, string> {
+  const params = request.params as Record<string, string>;
+  if (route.pathNames === undefined) return params;
+  const renamed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) renamed[route.pathNames[name] ?? name] = value;
+  return renamed;
 }
 
 /** An operation with exactly one file parameter takes its single file part whatever the part is called. */

@@ -67,6 +67,7 @@ beforeAll(async () => {
   app = Fastify();
   const bindings = [
     bind(route('readRaw', 'GET', '/raw/:id', { cookies: true }), record),
+    bind(route('dashed', 'GET', '/dashed/:p0', { pathNames: { p0: 'pet-id' } }), record),
     bind(
       route('createPet', 'POST', '/pets', {
         status: 201,
@@ -178,6 +179,11 @@ describe('what the decoders get', () => {
     expect(received?.path).toEqual({ id: '5' });
     expect(received?.query).toEqual({ tag: ['a', 'b'] });
     expect(received?.content).toBeUndefined();
+  });
+
+  it('gives path parameters routed under an alias their own names', async () => {
+    await inject({ method: 'GET', url: '/v2/dashed/5' });
+    expect(received?.path).toEqual({ 'pet-id': '5' });
   });
 
   it('parses the Cookie header only for operations with cookie parameters', async () => {

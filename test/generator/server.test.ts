@@ -86,10 +86,15 @@ describe('server target: route table and Handlers type', () => {
     expect(output(emitted, 'generated/mock-handlers.ts')).not.toContain("'INTERNAL_ERROR'");
   });
 
-  it('refuses a path parameter Fastify would split', async () => {
+  it('routes a path parameter Fastify would split under an alias, mapped back to its name', async () => {
     const model = fixtureModel();
-    model.operations.push(operation('get-thing', 'get', '/things/{thing-id}', [param('thing-id', 'path', 'plain', { kind: 'integer' }, true)], undefined));
-    await expect(runTarget(model, freshDir())).rejects.toThrow(/"thing-id" of get-thing/);
+    model.operations.push(operation('get-thing', 'get', '/things/{thing-id}/{p0}', [
+      param('thing-id', 'path', 'plain', { kind: 'integer' }, true),
+      param('p0', 'path', 'plain', { kind: 'integer' }, true),
+    ], undefined));
+    const server = output(await runTarget(model, freshDir()), 'generated/server.ts');
+    expect(server).toContain("path: '/api/v1/things/:p1/:p0',");
+    expect(server).toContain("pathNames: { p1: 'thing-id' },");
   });
 
   it('keeps hostile summaries inside their comments and aliases an operation named like the index export', async () => {

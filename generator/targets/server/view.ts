@@ -188,7 +188,8 @@ function responseKey(response: ResponseModel | OperationError): string {
 
 function operationView(model: ApiModel, operation: Operation, typed: boolean, readable: boolean): OperationView {
   // The operation's own base path (its or its path item's servers), else the document's.
-  const fastifyPath = (operation.basePath ?? model.basePath) + toFastifyPath(operation);
+  const pathAliases: Record<string, string> = {};
+  const fastifyPath = (operation.basePath ?? model.basePath) + toFastifyPath(operation, pathAliases);
   const files = operation.parameters.filter((parameter) => parameter.encoding === 'file');
   // Exactly one single file: any part name is taken for it (multipart bodies from simple clients).
   const fileParameter = files.length === 1 && files[0]!.schema.kind !== 'array' ? files[0]!.name : undefined;
@@ -236,7 +237,12 @@ function operationView(model: ApiModel, operation: Operation, typed: boolean, re
     deprecated: operation.deprecated,
     example: (indent) => (legacy ? exampleLiteral(success.examples[0]?.value, indent) : undefined),
     literals,
-    routeExtras: routeExtras(operation),
+    routeExtras: [
+      ...routeExtras(operation),
+      ...(Object.keys(pathAliases).length === 0
+        ? []
+        : [`pathNames: { ${Object.entries(pathAliases).map(([alias, name]) => `${alias}: ${literal(name)}`).join(', ')} },`]),
+    ],
     resultType,
     userType: operation.auth ? 'User' : operation.security.some((alternative) => alternative.length > 0) ? 'User | undefined' : 'undefined',
     responsesType: responses.length === 0 ? 'never' : `${operation.names.pascal}Responded`,
@@ -312,13 +318,19 @@ function mockAnswer(model: ApiModel, operation: Operation, legacy: boolean, inde
   return `ctx.respond(${status}, ${body}, { ${headers.join(', ')} } as never)`;
 }
 
-/** `/streams/{stream_id}` to `/streams/:stream_id`. */
-export function toFastifyPath(operation: Operation): string {
+/**
+ * `/streams/{stream_id}` to `/streams/:stream_id`. A name Fastify would end
+ * early (`{pet-id}`, `{a.b}`) becomes `:p0`, `:p1`, ... and `aliases` maps it
+ * back to the wire name before decoding.
+ */
+export function toFastifyPath(operation: Operation, aliases: Record<string, string> = {}): string {
+  let next = 0;
   return operation.path.replace(/\{([^}]*)\}/g, (_, name: string) => {
-    if (!FASTIFY_PARAM.test(name)) {
-      throw new Error(`server target: path parameter "${name}" of ${operation.id} is not usable as a Fastify route parameter`);
-    }
-    return `:${name}`;
+    if (FASTIFY_PARAM.test(name)) return `:${name}`;
+    let alias = `p${next++}`;
+    while (operation.path.includes(`{${alias}}`)) alias = `p${next++}`;
+    aliases[alias] = name;
+    return `:${alias}`;
   });
 }
 
