@@ -5,10 +5,12 @@
  * for TypeScript's 9 MB. Each function loads its package on first call.
  */
 import { createRequire } from 'node:module';
+import { requireCached } from './code-cache.js';
 
 const require = createRequire(import.meta.url);
 
-export const typescript = (): typeof import('typescript') => require('typescript') as typeof import('typescript');
+/** TypeScript, through a V8 code cache (code-cache.ts): what openapi-typescript and ours then require is that instance. */
+export const typescript = (): typeof import('typescript') => requireCached(require, 'typescript') as typeof import('typescript');
 export const tsMorph = (): typeof import('ts-morph') => require('ts-morph') as typeof import('ts-morph');
 export const openapiTypescript = (): typeof import('openapi-typescript') => require('openapi-typescript') as typeof import('openapi-typescript');
 
@@ -20,7 +22,7 @@ type OpenapiTypescript = typeof import('openapi-typescript');
  * bundles the document again: about a quarter of a cold `generate` for a
  * document our loader has bundled already (targets/types/transform.ts).
  */
-export const openapiTypescriptTransform = () => ({
+export const openapiTypescriptTransform = () => (typescript(), {
   transformSchema: require('openapi-typescript/dist/transform/index.cjs') as OpenapiTypescript['transformSchema'],
   ...(require('openapi-typescript/dist/lib/utils.cjs') as Pick<OpenapiTypescript, 'scanDiscriminators' | 'resolveRef'>),
   astToString: (require('openapi-typescript/dist/lib/ts.cjs') as Pick<OpenapiTypescript, 'astToString'>).astToString,
