@@ -217,12 +217,12 @@ if (sections.has('server')) {
   results.server = rows;
   console.log(`\n## Server: autocannon, 10 connections, loopback, ${rounds} rounds of 4 s per side (medians)\n`);
   console.log(
-    '`bindings`: the generated bindings (auth, decoding, envelope) in front of handlers that do no I/O (server/mock.ts). Slowdown: bare req/s over ours in the same round. Statements: database statements one request runs once the caches are warm (BEGIN/COMMIT count). Load: median 1-minute load average of the machine (2 cores) while that row was measured.\n',
+    '`bindings`: the generated bindings (auth, decoding, envelope) in front of handlers that do no I/O (server/mock.ts). Slowdown: bare req/s over ours in the same round. CPU / request: CPU time of the server process (its own thread and pool; on PGlite the database included, on PostgreSQL the database server not) over requests answered, ours and bare, and their per-round ratio, steadier than req/s when other processes take the cores. Statements: database statements one request runs once the caches are warm (BEGIN/COMMIT count). Load: median 1-minute load average of the machine (2 cores) while that row was measured.\n',
   );
   const caseIndex = new Map<string, number>();
   console.log(
     table(
-      ['server', 'request', 'req/s', 'p99', 'bare Fastify req/s', 'bare p99', 'slowdown vs bare', 'target', 'statements / request', 'load (1 min)'],
+      ['server', 'request', 'req/s', 'p99', 'bare Fastify req/s', 'bare p99', 'slowdown vs bare', 'target', 'CPU / request', 'bare CPU / request', 'CPU ratio', 'statements / request', 'load (1 min)'],
       rows.map((r) => {
         const index = caseIndex.get(r.set) ?? 0;
         caseIndex.set(r.set, index + 1);
@@ -236,6 +236,9 @@ if (sections.has('server')) {
           `${r.bareP99Ms} ms`,
           fmt.ratio(r.slowdown),
           target === undefined ? '-' : `≤ ${target}x`,
+          `${Math.round(r.cpuPerRequestUs)} µs`,
+          `${Math.round(r.bareCpuPerRequestUs)} µs`,
+          fmt.ratio(r.cpuSlowdown),
           r.statements === null ? '-' : String(r.statements),
           r.loadAverage.toFixed(1),
         ];

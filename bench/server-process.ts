@@ -8,12 +8,14 @@
  *     answers the same requests with the bytes the real server sent;
  *   - `bindings`: the mock app (the generated bindings in front of handlers
  *     that do no I/O) and a bare Fastify app answering with its bytes.
- * Prints one JSON line describing the cases, then serves until stdin closes.
+ * Prints one JSON line describing the cases, then serves until stdin closes;
+ * each `cpu` line on stdin is answered with the process's CPU time so far (µs).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { maxFeatureLevel } from '../generated/server.js';
 import { createApp } from '../server/app.js';
 import { loadServerSecret } from '../server/auth/secret.js';
@@ -85,7 +87,13 @@ async function main(set: string): Promise<void> {
     process.exit(0);
   };
   process.stdin.on('end', close);
-  process.stdin.resume();
+  // `cpu` on stdin: answer this process's CPU time so far (user + system, µs) on stdout.
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.stdout.write(`${user + system}\n`);
+    }
+  });
   process.on('SIGTERM', close);
 
   let subject: FastifyInstance;

@@ -21,6 +21,11 @@ export interface ServerRow {
   bareP99Ms: number;
   /** Median per-round (bare req/s over subject req/s): 1.25 means the subject is 25% slower than the bare route. */
   slowdown: number;
+  /** Median CPU time of the server process per request (µs): on PGlite the database's work included, on PostgreSQL not. */
+  cpuPerRequestUs: number;
+  bareCpuPerRequestUs: number;
+  /** Median per-round (subject CPU per request over bare CPU per request): steadier than req/s on a busy machine. */
+  cpuSlowdown: number;
   /** Database statements per request (BEGIN and COMMIT included); null for the mock. */
   statements: number | null;
   /** Median of the machine's 1-minute load average at the start of each measurement of this case. */
@@ -31,12 +36,15 @@ interface Load {
   requestsPerSec: number;
   p99Ms: number;
   loadAverage: number;
+  /** CPU time of the server process per request answered (µs). */
+  cpuPerRequestUs: number;
 }
 
 type Autocannon = typeof import('autocannon').default;
 
-async function load(autocannon: Autocannon, c: ServerCase, base: string, seconds: number): Promise<Load> {
+async function load(autocannon: Autocannon, c: ServerCase, base: string, seconds: number, cpu: () => Promise<number>): Promise<Load> {
   const loadAverage = loadavg()[0]!;
+  const cpuBefore = await cpu();
   const result = await autocannon({
     url: `${base}${c.path}`,
     method: c.method,
@@ -48,16 +56,33 @@ async function load(autocannon: Autocannon, c: ServerCase, base: string, seconds
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${c.name} on ${base}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
-  return { requestsPerSec: result.requests.average, p99Ms: result.latency.p99, loadAverage };
+  const cpuUs = (await cpu()) - cpuBefore;
+  return { requestsPerSec: result.requests.average, p99Ms: result.latency.p99, loadAverage, cpuPerRequestUs: cpuUs / result.requests.total };
 }
 
-function startChild(set: string): Promise<{ child: ChildProcess; cases: ServerCase[] }> {
+interface Child {
+  child: ChildProcess;
+  cases: ServerCase[];
+  /** The child's CPU time so far (user + system, µs). */
+  cpu(): Promise<number>;
+}
+
+function startChild(set: string): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'server-process.ts'), set], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => resolve({ child, cases: JSON.parse(line) as ServerCase[] }));
+    const waiting: ((line: string) => void)[] = [];
+    lines.once('line', (line) => {
+      lines.on('line', (answer) => waiting.shift()?.(answer));
+      const cpu = () =>
+        new Promise<number>((answer) => {
+          waiting.push((text) => answer(Number(text)));
+          child.stdin!.write('cpu\n');
+        });
+      resolve({ child, cases: JSON.parse(line) as ServerCase[], cpu });
+    });
     child.once('exit', (code) => reject(new Error(`the ${set} server process exited with ${code} before it was ready`)));
   });
 }
@@ -75,23 +100,23 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
   const rows: ServerRow[] = [];
   for (const set of options.sets) {
     options.log(`server ${set}: starting`);
-    const { child, cases } = await startChild(set);
+    const { child, cases, cpu } = await startChild(set);
     try {
       for (const c of cases) {
         // Warm-up: JIT, connection pools, caches.
-        await load(autocannon, c, c.subject, 1);
-        await load(autocannon, c, c.bare, 1);
+        await load(autocannon, c, c.subject, 1, cpu);
+        await load(autocannon, c, c.bare, 1, cpu);
         const subject: Load[] = [];
         const bare: Load[] = [];
         for (let round = 0; round < options.rounds; round++) {
           options.log(`server ${set}: ${c.name}, round ${round + 1}/${options.rounds}`);
           // Alternate which side goes first, so neither always meets the same moment of the machine's load.
           if (round % 2 === 0) {
-            subject.push(await load(autocannon, c, c.subject, options.seconds));
-            bare.push(await load(autocannon, c, c.bare, options.seconds));
+            subject.push(await load(autocannon, c, c.subject, options.seconds, cpu));
+            bare.push(await load(autocannon, c, c.bare, options.seconds, cpu));
           } else {
-            bare.push(await load(autocannon, c, c.bare, options.seconds));
-            subject.push(await load(autocannon, c, c.subject, options.seconds));
+            bare.push(await load(autocannon, c, c.bare, options.seconds, cpu));
+            subject.push(await load(autocannon, c, c.subject, options.seconds, cpu));
           }
         }
         rows.push({
@@ -102,6 +127,9 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
           bareRequestsPerSec: median(bare.map((l) => l.requestsPerSec)),
           bareP99Ms: median(bare.map((l) => l.p99Ms)),
           slowdown: median(subject.map((l, i) => bare[i]!.requestsPerSec / l.requestsPerSec)),
+          cpuPerRequestUs: median(subject.map((l) => l.cpuPerRequestUs)),
+          bareCpuPerRequestUs: median(bare.map((l) => l.cpuPerRequestUs)),
+          cpuSlowdown: median(subject.map((l, i) => l.cpuPerRequestUs / bare[i]!.cpuPerRequestUs)),
           statements: c.statements ?? null,
           loadAverage: median([...subject, ...bare].map((l) => l.loadAverage)),
         });

@@ -6,7 +6,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { handlers } from '../generated/handlers.js';
-import { registerRoutes } from '../generated/server.js';
+import { registerRoutes, routes } from '../generated/server.js';
 import { authenticate } from './auth/credentials.js';
 import type { ServerConfig } from './config.js';
 import { registerDocs } from './http/docs.js';
@@ -44,7 +44,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   reportFeatureLevel(app, options.featureLevel);
   await registerRoutes<UserRow>(app, {
     handlers,
-    authenticate: ({ username, password }) => authenticate(options.db, username, password, services.cache),
+    // GET /users/me reads everything it needs in the authenticating statement.
+    authenticate: ({ username, password }, request) =>
+      authenticate(options.db, username, password, services.cache, {
+        withOwnUser: request.method === 'GET' && request.routeOptions.url === routes.getOwnUser.path,
+      }),
     realm: 'teamchat',
     validateResponses: options.validateResponses ?? false,
   });

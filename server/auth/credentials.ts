@@ -8,6 +8,7 @@ import {
 } from '../store/failed-logins.js';
 import type { SharedCache } from '../store/cache.js';
 import type { UserRow } from '../store/rows.js';
+import { OWN_USER_EXTRAS_COLUMNS, type OwnUserExtras } from '../store/profile.js';
 import { recordLogin, USER_COLUMNS } from '../store/users.js';
 import { apiKeyMatchesHash, generateApiKey, hashApiKey } from './api-keys.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -36,23 +37,46 @@ export async function newCredentials(secret: Buffer, password: string | null): P
 // Compared against when the email is unknown, so the work done does not depend on it.
 const ABSENT_KEY_HASH = hashApiKey('');
 
+const AUTHENTICATE = `SELECT ${USER_COLUMNS}, api_key_hash, (SELECT version FROM cache_version WHERE id = 1) AS cache_version
+  FROM users WHERE lower(email) = lower($1)`;
+const AUTHENTICATE_WITH_OWN_USER = `SELECT ${USER_COLUMNS}, api_key_hash, (SELECT version FROM cache_version WHERE id = 1) AS cache_version,
+  ${OWN_USER_EXTRAS_COLUMNS}
+  FROM users WHERE lower(email) = lower($1)`;
+
+// What GET /users/me needs beyond the caller's row, read by the authenticating statement (see `authenticate`).
+const prefetchedOwnUser = new WeakMap<UserRow, OwnUserExtras>();
+
+/** The own-user extras read with this user's authentication, if it was asked for them. */
+export function ownUserExtrasOf(user: UserRow): OwnUserExtras | undefined {
+  return prefetchedOwnUser.get(user);
+}
+
 /**
  * The active user owning this email and API key, or null. Hashing and
  * comparison take the same time whatever the key, and whether or not the
  * email exists. The same statement reads the database's cache version for
- * `cache`, so what it holds is current for the rest of the request.
+ * `cache`, so what it holds is current for the rest of the request, and,
+ * with `withOwnUser` (GET /users/me), what the own-user view needs beyond
+ * the row (`ownUserExtrasOf`): that request is then one statement. Nothing
+ * read for a key that does not match is kept.
  */
-export async function authenticate(db: Db, email: string, apiKey: string, cache?: SharedCache): Promise<UserRow | null> {
-  const { rows } = await db.query<UserRow & { api_key_hash: string; cache_version: number }>(
-    `SELECT ${USER_COLUMNS}, api_key_hash, (SELECT version FROM cache_version WHERE id = 1) AS cache_version
-     FROM users WHERE lower(email) = lower($1)`,
+export async function authenticate(
+  db: Db,
+  email: string,
+  apiKey: string,
+  cache?: SharedCache,
+  options: { withOwnUser?: boolean } = {},
+): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow & { api_key_hash: string; cache_version: number } & Partial<OwnUserExtras>>(
+    options.withOwnUser ? AUTHENTICATE_WITH_OWN_USER : AUTHENTICATE,
     [email],
   );
   const row = rows[0];
   const matches = apiKeyMatchesHash(apiKey, row?.api_key_hash ?? ABSENT_KEY_HASH);
   if (row) cache?.observe(row.cache_version);
   if (!row || !matches || !row.is_active) return null;
-  const { api_key_hash: _hash, cache_version: _version, ...user } = row;
+  const { api_key_hash: _hash, cache_version: _version, max_message_id, profile, ...user } = row;
+  if (options.withOwnUser) prefetchedOwnUser.set(user, { max_message_id: max_message_id ?? null, profile: profile ?? [] });
   return user;
 }
 

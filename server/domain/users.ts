@@ -10,7 +10,7 @@ import type { Db } from '../store/db.js';
 import { listRealmDomains } from '../store/realm.js';
 import type { RealmDomainRow, Role, UserRow } from '../store/rows.js';
 import { getUserByAnyEmail, getUserById, lockActiveOwnerIds, setEmail, setFullName, setUserRole } from '../store/users.js';
-import { ownUserExtras, removeProfileValue, setProfileValue } from '../store/profile.js';
+import { ownUserExtras, removeProfileValue, setProfileValue, type OwnUserExtras } from '../store/profile.js';
 import { isDbId } from './ids.js';
 import { profileData, profileWrites, type ProfileInput, type ProfileWrite } from './profile-fields.js';
 import { isAdmin, isOwner, requireAdmin, ROLE } from './roles.js';
@@ -33,9 +33,9 @@ export function isoTime(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
-/** GET /users/me: the caller's row from authentication plus one statement. */
-export async function ownUser(db: Db, user: UserRow): Promise<HandlerResult<GetOwnUserResponse>> {
-  const extras = await ownUserExtras(db, user.id);
+/** GET /users/me: the caller's row and, when authentication read them too, the extras (else one statement). */
+export async function ownUser(db: Db, user: UserRow, prefetched?: OwnUserExtras): Promise<HandlerResult<GetOwnUserResponse>> {
+  const extras = prefetched ?? (await ownUserExtras(db, user.id));
   const base = {
     user_id: user.id,
     email: user.email,

@@ -1,5 +1,6 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
+import { ownUserExtrasOf } from '../auth/credentials.js';
 import { ownUser } from '../domain/users.js';
 import { services } from '../services.js';
 
@@ -13,5 +14,5 @@ import { services } from '../services.js';
  * the rest of the file is hand-written and left alone.
  */
 export const getOwnUser: Handlers['getOwnUser'] = async (params, ctx) => {
-  return ownUser(services(ctx.request).db, ctx.user);
+  return ownUser(services(ctx.request).db, ctx.user, ownUserExtrasOf(ctx.user));
 };

@@ -34,6 +34,17 @@ interface Prepared {
 const MAX_PREPARED = 2000;
 // Transaction control goes through the simple protocol: no parameters, nothing to prepare.
 const CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
+// Commands whose CommandComplete tag ends with the number of rows changed.
+const CHANGES = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
+
+/** The DatabaseError PGlite's protocol parser makes of the first ErrorResponse in these bytes, as a BAD_REQUEST when the client's data caused it. */
+function errorOf(data: Uint8Array): never {
+  let error: unknown;
+  new protocol.Parser().parse(data, (message) => {
+    if (error === undefined && message.name === 'error') error = message;
+  });
+  return rethrowDataError(error ?? new Error("the database answered with an error it did not describe"));
+}
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -111,26 +122,53 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
       const serializer = pg.serializers[statement.paramTypes[i]!];
       return serializer ? (serializer(value) as string) : String(value);
     });
-    const messages = await send(concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]));
-    return rowsOf<T>(statement, messages);
+    return rowsOf<T>(statement, await sendRaw(concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()])));
   };
 
-  const rowsOf = <T>(statement: Prepared, messages: BackendMessage[]): QueryResult<T> => {
+  // The hot path: the answer's bytes as PostgreSQL wrote them, not run through PGlite's message parser
+  // (which builds an object per message and per field); rowsOf reads only what it needs.
+  const sendRaw = async (message: Uint8Array): Promise<Buffer> => {
+    const chunks: Buffer[] = [];
+    // The callback gets views into WASM memory, valid only during the call: copy.
+    await pg.execProtocolRawStream(message, { syncToFs: false, onRawData: (bytes) => void chunks.push(Buffer.from(bytes)) });
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  };
+
+  /**
+   * Rows and changed-row count of an Execute's answer (BindComplete,
+   * DataRow..., CommandComplete, ReadyForQuery). An ErrorResponse is handed to
+   * PGlite's own parser so the error thrown is the same DatabaseError as
+   * `PGlite.query` throws.
+   */
+  const rowsOf = <T>(statement: Prepared, data: Buffer): QueryResult<T> => {
     const rows: Record<string, unknown>[] = [];
     let affected = 0;
-    for (const message of messages) {
-      if (message.name === 'dataRow') {
-        const fields = (message as unknown as { fields: (string | null)[] }).fields;
+    const columns = statement.columns;
+    for (let at = 0; at < data.length; ) {
+      const type = data[at]!;
+      const end = at + 1 + data.readInt32BE(at + 1);
+      if (type === 0x44 /* D: DataRow */) {
         const row: Record<string, unknown> = {};
-        statement.columns!.forEach((column, i) => {
-          const text = fields[i] ?? null;
-          row[column.name] = text === null ? null : column.parse ? column.parse(text, column.typeId) : text;
-        });
+        let field = at + 7;
+        for (let i = 0; i < columns!.length; i++) {
+          const column = columns![i]!;
+          const length = data.readInt32BE(field);
+          field += 4;
+          if (length < 0) row[column.name] = null;
+          else {
+            const text = data.toString('utf8', field, field + length);
+            field += length;
+            row[column.name] = column.parse ? column.parse(text, column.typeId) : text;
+          }
+        }
         rows.push(row);
-      } else if (message.name === 'commandComplete') {
-        const words = (message as unknown as { text: string }).text.split(' ');
-        if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(words[0]!)) affected += Number(words.at(-1));
+      } else if (type === 0x43 /* C: CommandComplete */) {
+        const words = data.toString('utf8', at + 5, end - 1).split(' ');
+        if (CHANGES.has(words[0]!)) affected += Number(words.at(-1));
+      } else if (type === 0x45 /* E: ErrorResponse */) {
+        throw errorOf(data);
       }
+      at = end;
     }
     return { rows: rows as T[], rowCount: Math.max(rows.length, affected) };
   };

@@ -44,15 +44,15 @@ export interface OwnUserExtras {
   profile: ProfileValue[];
 }
 
+/** The columns of OwnUserExtras for the user row `users` of the statement they are added to. */
+export const OWN_USER_EXTRAS_COLUMNS = `(SELECT max(message_id) FROM user_messages WHERE user_id = users.id) AS max_message_id,
+  COALESCE((
+    SELECT json_agg(json_build_object('field_id', v.field_id, 'field_type', f.field_type, 'value', v.value,
+      'rendered_value', v.rendered_value) ORDER BY f.sort_order, f.id)
+    FROM custom_profile_values v JOIN custom_profile_fields f ON f.id = v.field_id
+    WHERE v.user_id = users.id), '[]') AS profile`;
+
 export async function ownUserExtras(db: Db, userId: number): Promise<OwnUserExtras> {
-  const { rows } = await db.query<OwnUserExtras>(
-    `SELECT (SELECT max(message_id) FROM user_messages WHERE user_id = $1) AS max_message_id,
-       COALESCE((
-         SELECT json_agg(json_build_object('field_id', v.field_id, 'field_type', f.field_type, 'value', v.value,
-           'rendered_value', v.rendered_value) ORDER BY f.sort_order, f.id)
-         FROM custom_profile_values v JOIN custom_profile_fields f ON f.id = v.field_id
-         WHERE v.user_id = $1), '[]') AS profile`,
-    [userId],
-  );
-  return rows[0]!;
+  const { rows } = await db.query<OwnUserExtras>(`SELECT ${OWN_USER_EXTRAS_COLUMNS} FROM users WHERE id = $1`, [userId]);
+  return rows[0] ?? { max_message_id: null, profile: [] };
 }

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/client.js';
-import { newCredentials } from '../../server/auth/credentials.js';
+import { authenticate, newCredentials, ownUserExtrasOf } from '../../server/auth/credentials.js';
+import { ownUser } from '../../server/domain/users.js';
+import { ownUserExtras } from '../../server/store/profile.js';
 import { insertUser } from '../../server/store/users.js';
 import { drivers, startTestServer, type TestServer, type Who } from '../support/server.js';
 
@@ -120,5 +122,22 @@ describe.each(drivers)('get-own-user on %s', (driver) => {
     );
     const me = await createClient({ baseUrl: server.url, email: 'imported@example.com', apiKey, validateResponses: 'strict' }).getOwnUser();
     expect(me).toMatchObject({ max_message_id: -1, is_imported_stub: true, timezone: 'Asia/Tokyo', date_joined: '2023-11-14T22:13:20+00:00' });
+  });
+
+  it('reads the own-user extras in the authenticating statement only for a matching key, the same as the separate statement', async () => {
+    const login = server.logins.member;
+    const user = (await authenticate(server.db, login.email, login.apiKey, undefined, { withOwnUser: true }))!;
+    const prefetched = ownUserExtrasOf(user);
+    expect(prefetched).toEqual(await ownUserExtras(server.db, user.id));
+    expect(prefetched!.profile.length).toBeGreaterThan(0);
+    await expect(ownUser(server.db, user, prefetched)).resolves.toEqual(await ownUser(server.db, user));
+    // Without the option nothing is read ahead; with a wrong key nobody is authenticated.
+    expect(ownUserExtrasOf((await authenticate(server.db, login.email, login.apiKey))!)).toBeUndefined();
+    await expect(authenticate(server.db, login.email, 'x'.repeat(32), undefined, { withOwnUser: true })).resolves.toBeNull();
+    const wrongKey = await server.app.inject({
+      url: '/api/v1/users/me',
+      headers: { authorization: `Basic ${Buffer.from(`${login.email}:${'x'.repeat(32)}`).toString('base64')}` },
+    });
+    expect(wrongKey.statusCode).toBe(401);
   });
 });
