@@ -37,7 +37,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     config: options.config,
     secret: options.secret,
     featureLevel: options.featureLevel,
-    cache: new SharedCache(),
+    // Store functions called with options.db find this cache; transaction handles never do.
+    cache: new SharedCache(options.db),
     now: options.now ?? (() => Math.floor(Date.now() / 1000)),
   };
   app.decorate('services', services);

@@ -1,3 +1,4 @@
+import { SharedCache } from './cache.js';
 import { nowSeconds, type Db } from './db.js';
 import type { Role, UserGroupRow } from './rows.js';
 
@@ -76,8 +77,14 @@ export async function systemGroupId(db: Db, name: SystemGroupName): Promise<numb
   return rows[0].id;
 }
 
-/** Whether an active user belongs to the group directly or through any depth of subgroups. */
+/**
+ * Whether an active user belongs to the group directly or through any depth
+ * of subgroups. On the app's own handle, once authentication has read the
+ * cache version, answered from the cached group graph (no statement).
+ */
 export async function isUserInGroup(db: Db, userId: number, groupId: number): Promise<boolean> {
+  const graph = SharedCache.of(db)?.groupGraph(db);
+  if (graph) return (await graph).contains(groupId, userId);
   const { rows } = await db.query<{ member: boolean }>(
     `${REACHABLE_GROUPS}
      SELECT EXISTS (

@@ -1,6 +1,6 @@
 /**
  * Several server processes on one PostgreSQL: the in-process caches
- * (organization settings, linkifiers) follow every change at once, whichever
+ * (organization settings, linkifiers, custom emoji, user groups) follow every change at once, whichever
  * process or connection made it; `teamchat serve --workers N` serves from N
  * processes behind one port, and refuses N > 1 on the embedded database.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../generated/client.js';
-import { MESSAGES } from '../../server/seed/demo-data.js';
+import { CUSTOM_EMOJI, GROUP, MESSAGES, USER } from '../../server/seed/demo-data.js';
 import type { DbHandle } from '../../server/store/db.js';
 import { openPostgres } from '../../server/store/postgres.js';
 import { startPostgres, type ThrowawayPostgres } from '../support/postgres.js';
@@ -32,6 +32,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'teamchat-workers-'));
   const admin = await openPostgres({ url: pg.url });
   await admin.exec('CREATE DATABASE two_processes');
+  await admin.exec('CREATE DATABASE two_processes_groups');
   await admin.exec('CREATE DATABASE cluster');
   await admin.close();
 });
@@ -98,6 +99,42 @@ describe('two server processes on one PostgreSQL', () => {
       flag: 'starred',
     });
     expect(starred.first_processed_id).toBe(LUNCH_ID);
+  });
+});
+
+describe('two server processes on one PostgreSQL, custom emoji and user groups', () => {
+  it('see a deactivated custom emoji and a changed group membership on their next request', async () => {
+    const { url, db } = await database('two_processes_groups');
+    const a = await serve(url, ['--seed-demo']);
+    const b = await serve(url, []);
+    const apiKey = a.apiKeys.get(MEMBER)!;
+    const [onA, onB] = [client(a, apiKey), client(b, apiKey)];
+    let invitee = 0;
+    const invite = (member: Client) => member.sendInvites({ invitee_emails: `guest${++invitee}@example.com`, stream_ids: [] });
+    const status = (member: Client) => member.updateStatus({ emoji_name: CUSTOM_EMOJI.name });
+    const ok = { result: 'success', msg: '' };
+    // Warm: the member may invite (role:members) and use the custom emoji, on both processes.
+    for (const member of [onA, onB]) {
+      await expect(invite(member)).resolves.toEqual(ok);
+      await expect(status(member)).resolves.toEqual(ok);
+    }
+
+    // An operator's connection takes the member out of role:members (directly and through role:fullmembers) and deactivates the emoji.
+    const roleGroups = [GROUP['role:members'], GROUP['role:fullmembers']];
+    await db.query('DELETE FROM user_group_members WHERE group_id = ANY ($1::integer[]) AND user_id = $2', [roleGroups, USER.dana]);
+    await db.query('UPDATE custom_emoji SET deactivated = true WHERE id = $1', [CUSTOM_EMOJI.id]);
+    for (const member of [onB, onA]) {
+      await expect(invite(member)).rejects.toMatchObject({ status: 400, msg: 'Insufficient permission' });
+      await expect(status(member)).rejects.toMatchObject({ status: 400, msg: 'Emoji does not exist' });
+    }
+
+    // And back.
+    await db.query('INSERT INTO user_group_members (group_id, user_id) SELECT unnest($1::integer[]), $2', [roleGroups, USER.dana]);
+    await db.query('UPDATE custom_emoji SET deactivated = false WHERE id = $1', [CUSTOM_EMOJI.id]);
+    for (const member of [onA, onB]) {
+      await expect(invite(member)).resolves.toEqual(ok);
+      await expect(status(member)).resolves.toEqual(ok);
+    }
   });
 });
 
