@@ -4,7 +4,7 @@
  * the spec's success schemas, on the bodies the reference server answers
  * for the three benchmarked requests: CPU time per call, whether the bytes
  * are the same, and what becomes of an undeclared field and of a value of
- * the wrong type. The measurement behind docs/decisions/0015.
+ * the wrong type. The measurement behind docs/decisions/0018.
  */
 import fjs from 'fast-json-stringify';
 import { loadSpec } from '../generator/load/index.js';
