@@ -426,8 +426,16 @@ export type ResponseCheck = (body: unknown, options?: { strict?: boolean; allErr
 
 /** What the client needs of the generated validators module, loaded only when `validateResponses` is on. */
 export interface ResponseValidators {
+  /** The primary success body's check, per operation. */
   responseValidators: { readonly [operation: string]: ResponseCheck };
+  /** Error bodies by their `code` (documents with body-coded errors). */
   validateErrorBody?: ResponseCheck;
+  /**
+   * Any declared response by status and media type; undefined for a status
+   * the operation does not declare. Used for every status but the primary
+   * success when the validators module has it.
+   */
+  validateResponse?(operation: string, status: number, mediaType: string | undefined, body: unknown, options?: { strict?: boolean; allErrors?: boolean }): ResponseIssue[] | undefined;
 }
 
 /** The API's shape, from the generated `client.ts`. */
@@ -494,20 +502,23 @@ export function createSender<N extends string>(definition: ClientDefinition<N>, 
     if (conventions.featureLevels && options.featureLevel === 'server') learned = reportedLevel(answer.headers) ?? learned;
     return readAnswer(name, spec, answer, conventions, async (status, body, failed) => {
       if (validation === false || spec.method === 'HEAD') return;
+      validators ??= definition.loadValidators();
+      const loaded = await validators;
+      const checkOptions = { strict: validation === 'strict', allErrors: true };
       let check: ResponseCheck | undefined;
       let newer: readonly LevelledPath[] | undefined;
-      if (failed) {
-        if (!conventions.bodyCodedErrors) return;
-        validators ??= definition.loadValidators();
-        check = (await validators).validateErrorBody;
+      if (failed && conventions.bodyCodedErrors) {
+        check = loaded.validateErrorBody;
         newer = definition.newerErrorFields?.[String((body as Record<string, unknown>)['code'])];
-      } else {
-        if (status !== (spec.success ?? 200)) return;
-        validators ??= definition.loadValidators();
-        check = (await validators).responseValidators[name];
+      } else if (!failed && status === (spec.success ?? 200)) {
+        check = loaded.responseValidators[name];
         newer = spec.newerFields;
+      } else if (loaded.validateResponse !== undefined) {
+        // Any other declared status (and media type): the per-status validators; an undeclared one is not checked.
+        const validateResponse = loaded.validateResponse.bind(loaded);
+        check = (value, given) => validateResponse(name, status, answer.headers.get('content-type') ?? undefined, value, given) ?? [];
       }
-      const issues = withoutNewerFields(check === undefined ? [] : check(body, { strict: validation === 'strict', allErrors: true }), newer, level());
+      const issues = withoutNewerFields(check === undefined ? [] : check(body, checkOptions), newer, level());
       if (issues.length > 0) throw new ResponseValidationError(name, status, issues, body);
     });
   };

@@ -338,10 +338,21 @@ export type ResponseCheck = (body: unknown, options?: {
 }) => ResponseIssue[];
 /** What the client needs of the generated validators module, loaded only when `validateResponses` is on. */
 export interface ResponseValidators {
+    /** The primary success body's check, per operation. */
     responseValidators: {
         readonly [operation: string]: ResponseCheck;
     };
+    /** Error bodies by their `code` (documents with body-coded errors). */
     validateErrorBody?: ResponseCheck;
+    /**
+     * Any declared response by status and media type; undefined for a status
+     * the operation does not declare. Used for every status but the primary
+     * success when the validators module has it.
+     */
+    validateResponse?(operation: string, status: number, mediaType: string | undefined, body: unknown, options?: {
+        strict?: boolean;
+        allErrors?: boolean;
+    }): ResponseIssue[] | undefined;
 }
 /** The API's shape, from the generated `client.ts`. */
 export interface ClientDefinition<N extends string> {

@@ -144,23 +144,25 @@ export function createSender(definition, options) {
         return readAnswer(name, spec, answer, conventions, async (status, body, failed) => {
             if (validation === false || spec.method === 'HEAD')
                 return;
+            validators ??= definition.loadValidators();
+            const loaded = await validators;
+            const checkOptions = { strict: validation === 'strict', allErrors: true };
             let check;
             let newer;
-            if (failed) {
-                if (!conventions.bodyCodedErrors)
-                    return;
-                validators ??= definition.loadValidators();
-                check = (await validators).validateErrorBody;
+            if (failed && conventions.bodyCodedErrors) {
+                check = loaded.validateErrorBody;
                 newer = definition.newerErrorFields?.[String(body['code'])];
             }
-            else {
-                if (status !== (spec.success ?? 200))
-                    return;
-                validators ??= definition.loadValidators();
-                check = (await validators).responseValidators[name];
+            else if (!failed && status === (spec.success ?? 200)) {
+                check = loaded.responseValidators[name];
                 newer = spec.newerFields;
             }
-            const issues = withoutNewerFields(check === undefined ? [] : check(body, { strict: validation === 'strict', allErrors: true }), newer, level());
+            else if (loaded.validateResponse !== undefined) {
+                // Any other declared status (and media type): the per-status validators; an undeclared one is not checked.
+                const validateResponse = loaded.validateResponse.bind(loaded);
+                check = (value, given) => validateResponse(name, status, answer.headers.get('content-type') ?? undefined, value, given) ?? [];
+            }
+            const issues = withoutNewerFields(check === undefined ? [] : check(body, checkOptions), newer, level());
             if (issues.length > 0)
                 throw new ResponseValidationError(name, status, issues, body);
         });

@@ -253,6 +253,19 @@ describe('responses', () => {
 });
 
 describe('errors typed by status', () => {
+  it('checks error bodies per status with validateResponse when asked; an undeclared status is not checked', async () => {
+    validators.calls.length = 0;
+    let status = 404;
+    const { api } = connect({ validateResponses: true }, () => jsonResponse(status, { message: 'x', bad: 1 }));
+    const invalid = await rejection(api.getPet({ petId: 1 }));
+    expect(invalid).toBeInstanceOf(mod.ResponseValidationError);
+    expect([invalid.status, invalid.issues]).toEqual([404, [{ path: '$.bad', message: 'is not allowed in a 404' }]]);
+    status = 418;
+    const undeclared = await rejection(api.getPet({ petId: 1 }));
+    expect([undeclared.name, undeclared.status]).toEqual(['ApiError', 418]);
+    expect(validators.calls).toEqual(['getPet 404 application/json', 'getPet 404', 'getPet 418 application/json']);
+  });
+
   it('throws ApiError with the status, the parsed body and the headers', async () => {
     const body = { message: 'no such pet', petId: 9 };
     const { api } = connect({}, () => new Response(JSON.stringify(body), { status: 404, headers: { 'content-type': 'application/json', 'x-trace': 't' } }));
