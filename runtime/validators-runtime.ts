@@ -416,6 +416,33 @@ export function deepObjectFields(source: Fields, name: string): Fields | undefin
 }
 
 /**
+ * `deepObject` lists, as APIs that use it write them: `name[]=a&name[]=b`,
+ * `name[0]=a&name[1]=b` (in index order) or `name=a&name=b`. One `name=a`
+ * alone stays text (a scalar, for a parameter that is a scalar or a list).
+ */
+export function deepListFields(source: Fields, name: string): string | string[] | undefined {
+  const plain = Object.hasOwn(source, name) ? source[name] : undefined;
+  let list: string[] | undefined;
+  let indexed: [number, string | string[]][] | undefined;
+  const prefix = name + '[';
+  for (const key in source) {
+    if (key.length <= prefix.length || !key.startsWith(prefix) || !key.endsWith(']')) continue;
+    const inner = key.slice(prefix.length, -1);
+    const value = source[key]!;
+    if (inner === '') (list ??= []).push(...(typeof value === 'string' ? [value] : value));
+    else if (/^[0-9]+$/.test(inner)) (indexed ??= []).push([Number(inner), value]);
+  }
+  if (list === undefined && indexed === undefined) return plain;
+  const all = plain === undefined ? [] : typeof plain === 'string' ? [plain] : [...plain];
+  if (list !== undefined) all.push(...list);
+  if (indexed !== undefined) {
+    indexed.sort((a, b) => a[0] - b[0]);
+    for (const [, value] of indexed) all.push(...(typeof value === 'string' ? [value] : value));
+  }
+  return all;
+}
+
+/**
  * The text fields of an object parameter as values: each listed property by
  * its own scalar kinds (`kinds`), any other by `rest`. A field given more
  * than once stays a list of texts, which the object's checks reject.

@@ -142,6 +142,12 @@ export declare function explodedFields(source: Fields | undefined, names: readon
 /** `deepObject` objects: fields `name[key]`; undefined when there is none. */
 export declare function deepObjectFields(source: Fields, name: string): Fields | undefined;
 /**
+ * `deepObject` lists, as APIs that use it write them: `name[]=a&name[]=b`,
+ * `name[0]=a&name[1]=b` (in index order) or `name=a&name=b`. One `name=a`
+ * alone stays text (a scalar, for a parameter that is a scalar or a list).
+ */
+export declare function deepListFields(source: Fields, name: string): string | string[] | undefined;
+/**
  * The text fields of an object parameter as values: each listed property by
  * its own scalar kinds (`kinds`), any other by `rest`. A field given more
  * than once stays a list of texts, which the object's checks reject.

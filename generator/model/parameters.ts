@@ -152,17 +152,38 @@ export function isJsonMediaType(mediaType: string): boolean {
   return /^[a-z0-9.+-]+\/(?:[a-z0-9.+-]+\+)?json$/.test(base) || /^[a-z0-9.+-]+\/[a-z0-9.+-]*json$/.test(base);
 }
 
-/** How a plain parameter's schema is laid out as text; undefined: it is not (nested lists or objects). */
-export type PlainShape = 'scalar' | 'array' | 'object';
+/**
+ * How a plain parameter's schema is laid out as text; undefined: it is not
+ * (lists or objects inside lists or objects). `mixed`: a union of scalars and
+ * one list or object of scalars (`5` or `created[gt]=5`), which only
+ * `deepObject` tells apart.
+ */
+export type PlainShape = 'scalar' | 'array' | 'object' | 'mixed';
 
 /**
  * Whether a schema can travel as plain text through a style: a scalar
  * (string, integer, number, boolean, `null` among other scalars, a union of
- * those, any value), a list of scalars, or an object whose values are scalars.
+ * those, any value), a list of scalars, an object whose values are scalars,
+ * or a union of scalars with one such list or object.
  */
 export function plainShape(schemas: Pick<SchemaConverter, 'resolve'>, schema: Schema): PlainShape | undefined {
   const resolved = schemas.resolve(schema);
   if (isScalar(schemas, resolved)) return 'scalar';
+  const shape = structuredShape(schemas, resolved);
+  if (shape !== undefined || resolved.kind !== 'union') return shape;
+  const structured = resolved.variants.filter((v) => !isScalar(schemas, v));
+  return structured.length === 1 && structuredShape(schemas, schemas.resolve(structured[0]!)) !== undefined ? 'mixed' : undefined;
+}
+
+/** The list or object variant of a `mixed` union (the schema itself otherwise). */
+export function structuredPart(schemas: Pick<SchemaConverter, 'resolve'>, schema: Schema): Schema {
+  const resolved = schemas.resolve(schema);
+  if (resolved.kind !== 'union') return resolved;
+  const structured = resolved.variants.find((v) => !isScalar(schemas, v));
+  return structured === undefined ? resolved : schemas.resolve(structured);
+}
+
+function structuredShape(schemas: Pick<SchemaConverter, 'resolve'>, resolved: Schema): 'array' | 'object' | undefined {
   if (resolved.kind === 'array') {
     if (resolved.prefixItems !== undefined || resolved.contains !== undefined) return undefined;
     return resolved.items === undefined || isScalar(schemas, resolved.items) ? 'array' : undefined;
@@ -228,13 +249,16 @@ function declaredParameter(ctx: BuildContext, schemas: SchemaConverter, node: Ra
     style = (node.style as ParameterStyle | undefined) ?? allowed[0]!;
     explode = (node.explode as boolean | undefined) ?? style === 'form';
     const shape = plainShape(schemas, schema);
-    if (shape === undefined) {
-      ctx.warn(node, node.content === undefined ? 'schema' : 'content', `parameter \`${name}\` holds lists or objects inside a list or object, which no style spells out: it is read as JSON text`);
+    const where = node.content === undefined ? 'schema' : 'content';
+    if (shape === undefined || (shape === 'mixed' && style !== 'deepObject')) {
+      ctx.warn(node, where, shape === undefined
+        ? `parameter \`${name}\` holds lists or objects inside a list or object, which no style spells out: it is read as JSON text`
+        : `parameter \`${name}\` is a scalar or a list or object, which only \`deepObject\` tells apart: it is read as JSON text`);
       encoding = 'json';
       style = undefined;
       explode = undefined;
-    } else if (style === 'deepObject' && shape !== 'object') {
-      ctx.warn(node, 'style', `parameter \`${name}\` is not an object: \`deepObject\` is read as \`form\``);
+    } else if (style === 'deepObject' && shape === 'scalar') {
+      // A scalar has no fields: `name=value`, as `form` writes it.
       style = 'form';
       explode = (node.explode as boolean | undefined) ?? true;
     }

@@ -80,6 +80,9 @@ describe('parameters in the model', () => {
       limit: ['plain', 'form', true, undefined],
       since: ['plain', 'form', true, undefined],
       path: ['plain', 'form', true, true],
+      expand: ['plain', 'deepObject', true, undefined],
+      created: ['plain', 'deepObject', true, undefined],
+      rates: ['plain', 'deepObject', true, undefined],
       sort: ['json', undefined, undefined, undefined],
     });
     expect(search.parameters.every((p) => p.location === 'query' && p.key === undefined)).toBe(true);

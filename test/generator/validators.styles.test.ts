@@ -95,9 +95,22 @@ interface Wire {
 }
 
 /** Writes `value` as OpenAPI serialises the parameter, returning the decoded value it stands for (undefined: not writable). */
-function encode(parameter: Parameter, value: unknown, wire: Wire): { expected: unknown } | undefined {
+function encode(parameter: Parameter, value: unknown, wire: Wire, pick: number): { expected: unknown } | undefined {
   const { name, style, explode, location } = parameter;
-  const schema = parameter.schema;
+  let schema = parameter.schema;
+  if (schema.kind === 'union' && style === 'deepObject') {
+    // A scalar or a list or object: which one the value is decides how it is written.
+    const structured = schema.variants.find((v) => v.kind === 'array' || v.kind === 'object')!;
+    const scalars: Schema = { kind: 'union', variants: schema.variants.filter((v) => v !== structured) };
+    const isStructured = structured.kind === 'array' ? Array.isArray(value) : value !== null && typeof value === 'object' && !Array.isArray(value);
+    schema = isStructured ? structured : scalars;
+    if (!isStructured) {
+      if (Array.isArray(value) || (value !== null && typeof value === 'object')) return undefined;
+      const t = text(value, false);
+      wire.query[name] = t;
+      return { expected: readScalar(t, kindsOf(scalars)) };
+    }
+  }
   const set = (texts: string | string[]): void => {
     if (location === 'path') wire.path[name] = texts as string;
     else if (location === 'query') wire.query[name] = texts;
@@ -109,7 +122,12 @@ function encode(parameter: Parameter, value: unknown, wire: Wire): { expected: u
     const list = (Array.isArray(value) ? value : [value]).map((v) => text(v, true));
     const expected = list.map((t) => readScalar(t, kinds));
     const repeats = (location === 'query' || location === 'cookie') && explode === true;
-    if (repeats) {
+    if (style === 'deepObject') {
+      // `name[]=a&name[]=b`, or `name[0]=a&name[1]=b` (in any order of fields).
+      if (list.length === 0) return undefined;
+      if (pick % 2 === 0) wire.query[`${name}[]`] = list.length === 1 ? list[0]! : list;
+      else [...list.keys()].reverse().forEach((i) => (wire.query[`${name}[${i}]`] = list[i]!));
+    } else if (repeats) {
       if (list.length === 0) return undefined;
       set(list.length === 1 ? list[0]! : list);
     } else if (style === 'label') set('.' + list.join(explode ? '.' : ','));
@@ -165,6 +183,8 @@ describe('decoders of every parameter style agree with ajv', () => {
       'query spaceDelimited array',
       'query pipeDelimited array',
       'query deepObject object',
+      'query deepObject exploded array',
+      'query deepObject exploded union',
       'query form exploded object',
       'query form object',
       'query form exploded union',
@@ -189,9 +209,9 @@ describe('decoders of every parameter style agree with ajv', () => {
       const theirs = ajv.compile(toJsonSchema(parameter.schema));
       const key = parameter.key ?? parameter.name;
       fc.assert(
-        fc.property(arbitraryFor(parameter.schema, model), (value) => {
+        fc.property(arbitraryFor(parameter.schema, model), fc.nat(), (value, pick) => {
           const wire: Wire = { path: {}, query: {}, headers: {}, cookies: {} };
-          const written = encode(parameter, value, wire);
+          const written = encode(parameter, value, wire, pick);
           fc.pre(written !== undefined);
           const result = generated.decoders[camel]!({ ...wire, body: {} } as never);
           const verdict = theirs(written!.expected);

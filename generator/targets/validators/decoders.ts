@@ -1,9 +1,9 @@
-import type { Operation, Parameter, Schema } from '../../model/types.js';
+import type { ObjectSchema, Operation, Parameter, Schema } from '../../model/types.js';
 import { commentText, ifBlock, indent, isInheritedName, listLiteral, literal } from './code.js';
 import { emitCheck } from './checks/dispatch.js';
 import { Scope, type EmitContext } from './context.js';
 import { decodeSink } from './sink.js';
-import { plainShape } from '../../model/parameters.js';
+import { plainShape, structuredPart } from '../../model/parameters.js';
 
 type PlainKind = 'string' | 'integer' | 'number' | 'boolean';
 
@@ -97,6 +97,7 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
         'only scalars, lists of scalars and objects of scalars travel as plain text',
     );
   }
+  if (shape === 'mixed') return [...mixedLines(parameter, ctx), ...check(false)];
   if (shape === 'array') return [...listLines(parameter, ctx), ...check(false)];
   if (shape === 'object') return [...objectLines(parameter, ctx), ...check(false)];
 
@@ -146,7 +147,8 @@ function listLines(parameter: Parameter, ctx: EmitContext): string[] {
   const resolved = ctx.resolve(parameter.schema);
   const items = resolved.kind === 'array' && resolved.items !== undefined ? scalarKinds(ctx.resolve(resolved.items), ctx) : 'SCALAR_STRING';
   const decode = `const x = scalarList(l, ${items});`;
-  if (repeatsField(parameter)) return ['const l = typeof w === "string" ? [w] : w;', decode];
+  // Repeated fields, or `deepObject` lists (`w` from `deepListFields`).
+  if (repeatsField(parameter) || parameter.style === 'deepObject') return ['const l = typeof w === "string" ? [w] : w;', decode];
   const lines = [`if (typeof w !== "string") return repeated(${name});`];
   const styled = (expr: string): string[] => [`const l = ${expr};`, `if (l === undefined) return invalidStyle(${name}, ${literal(parameter.style)});`];
   switch (parameter.style) {
@@ -183,10 +185,7 @@ function objectLines(parameter: Parameter, ctx: EmitContext): string[] {
   const name = literal(parameter.name);
   const resolved = ctx.resolve(parameter.schema);
   if (resolved.kind !== 'object') throw new Error(`parameter "${parameter.name}" is not an object`);
-  const entries = resolved.properties.map((p) => `[${literal(p.name)}, ${scalarKinds(ctx.resolve(p.schema), ctx)}]`);
-  const table = entries.length === 0 ? 'new Map<string, number>()' : `new Map<string, number>([${entries.join(', ')}])`;
-  const fieldKinds = ctx.constant('FIELDS', table);
-  const rest = typeof resolved.additionalProperties === 'boolean' ? 'SCALAR_STRING' : scalarKinds(ctx.resolve(resolved.additionalProperties), ctx);
+  const [fieldKinds, rest] = fieldTable(resolved, ctx);
   const decode = `const x = decodeFields(f, ${fieldKinds}, ${rest});`;
   if (parameter.style === 'deepObject' || objectExploded(parameter, ctx)) {
     // `w` already holds the fields (see `wireValue`).
@@ -220,6 +219,36 @@ function objectLines(parameter: Parameter, ctx: EmitContext): string[] {
     decode,
   );
   return lines;
+}
+
+/** The constant mapping an object's properties to their `SCALAR_*` kinds, and the kinds of other keys. */
+function fieldTable(schema: ObjectSchema, ctx: EmitContext): [string, string] {
+  const entries = schema.properties.map((p) => `[${literal(p.name)}, ${scalarKinds(ctx.resolve(p.schema), ctx)}]`);
+  const table = entries.length === 0 ? 'new Map<string, number>()' : `new Map<string, number>([${entries.join(', ')}])`;
+  const rest = typeof schema.additionalProperties === 'boolean' ? 'SCALAR_STRING' : scalarKinds(ctx.resolve(schema.additionalProperties), ctx);
+  return [ctx.constant('FIELDS', table), rest];
+}
+
+/**
+ * A `deepObject` parameter that is a scalar or a list or object of scalars:
+ * `w` holds the fields or list when the request has them (`created[gt]=5`,
+ * `ids[]=1`), else the one text (`created=5`).
+ */
+function mixedLines(parameter: Parameter, ctx: EmitContext): string[] {
+  const name = literal(parameter.name);
+  const resolved = ctx.resolve(parameter.schema);
+  const part = structuredPart(ctx, resolved);
+  const scalars = resolved.kind === 'union' ? resolved.variants.filter((v) => ctx.resolve(v) !== part) : [];
+  const kinds = scalarKinds({ kind: 'union', variants: scalars }, ctx);
+  if (part.kind === 'object') {
+    const [fieldKinds, rest] = fieldTable(part, ctx);
+    return [
+      `if (Array.isArray(w)) return repeated(${name});`,
+      `const x = typeof w === "string" ? parseScalar(w, ${kinds}) : decodeFields(w, ${fieldKinds}, ${rest});`,
+    ];
+  }
+  const items = part.kind === 'array' && part.items !== undefined ? scalarKinds(ctx.resolve(part.items), ctx) : 'SCALAR_STRING';
+  return [`const x = typeof w === "string" ? parseScalar(w, ${kinds}) : scalarList(w, ${items});`];
 }
 
 function plainKind(schema: Schema): PlainKind | undefined {
@@ -305,7 +334,12 @@ function wireValue(parameter: Parameter, ctx: EmitContext, bodyNames: ReadonlySe
   const read = (source: string, optional = false) =>
     isInheritedName(wire) ? `ownField(${optional ? `${source} ?? {}` : source}, ${key})` : `${source}${optional ? '?.' : ''}[${key}]`;
   if (parameter.encoding === 'plain') {
-    if (parameter.style === 'deepObject') return `deepObjectFields(raw.query, ${key})`;
+    if (parameter.style === 'deepObject') {
+      const shape = plainShape(ctx, parameter.schema);
+      const structured = shape === 'mixed' ? structuredPart(ctx, parameter.schema).kind : shape;
+      if (structured === 'array') return `deepListFields(raw.query, ${key})`;
+      return shape === 'mixed' ? `deepObjectFields(raw.query, ${key}) ?? ${read('raw.query')}` : `deepObjectFields(raw.query, ${key})`;
+    }
     if (objectExploded(parameter, ctx)) {
       const names = ctx.constant('NAMES', listLiteral(objectProperties(parameter, ctx)));
       return `explodedFields(${parameter.location === 'cookie' ? 'raw.cookies' : 'raw.query'}, ${names})`;

@@ -19,6 +19,7 @@ const RUNTIME_HELPERS = [
   'assignedFields',
   'codePointLength',
   'decodeFields',
+  'deepListFields',
   'deepObjectFields',
   'explodedFields',
   'headerList',
