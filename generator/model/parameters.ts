@@ -250,10 +250,13 @@ function declaredParameter(ctx: BuildContext, schemas: SchemaConverter, node: Ra
     explode = (node.explode as boolean | undefined) ?? style === 'form';
     const shape = plainShape(schemas, schema);
     const where = node.content === undefined ? 'schema' : 'content';
-    if (shape === undefined || (shape === 'mixed' && style !== 'deepObject')) {
+    // A scalar or a list also tells itself apart as exploded form fields: one field is the scalar, a repeated one the list.
+    const repeated = (location === 'query' || location === 'cookie') && style === 'form' && explode;
+    const mixedReadable = style === 'deepObject' || (repeated && structuredPart(schemas, schema).kind === 'array');
+    if (shape === undefined || (shape === 'mixed' && !mixedReadable)) {
       ctx.warn(node, where, shape === undefined
         ? `parameter \`${name}\` holds lists or objects inside a list or object, which no style spells out: it is read as JSON text`
-        : `parameter \`${name}\` is a scalar or a list or object, which only \`deepObject\` tells apart: it is read as JSON text`);
+        : `parameter \`${name}\` is a scalar or a list or object, which only \`deepObject\` (or exploded \`form\`, for a list) tells apart: it is read as JSON text`);
       encoding = 'json';
       style = undefined;
       explode = undefined;

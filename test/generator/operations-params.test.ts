@@ -83,6 +83,7 @@ describe('parameters in the model', () => {
       expand: ['plain', 'deepObject', true, undefined],
       created: ['plain', 'deepObject', true, undefined],
       rates: ['plain', 'deepObject', true, undefined],
+      cwes: ['plain', 'form', true, undefined],
       sort: ['json', undefined, undefined, undefined],
     });
     expect(search.parameters.every((p) => p.location === 'query' && p.key === undefined)).toBe(true);

@@ -98,7 +98,8 @@ interface Wire {
 function encode(parameter: Parameter, value: unknown, wire: Wire, pick: number): { expected: unknown } | undefined {
   const { name, style, explode, location } = parameter;
   let schema = parameter.schema;
-  if (schema.kind === 'union' && style === 'deepObject') {
+  const mixed = schema.kind === 'union' && schema.variants.some((v) => v.kind === 'array' || v.kind === 'object');
+  if (schema.kind === 'union' && mixed) {
     // A scalar or a list or object: which one the value is decides how it is written.
     const structured = schema.variants.find((v) => v.kind === 'array' || v.kind === 'object')!;
     const scalars: Schema = { kind: 'union', variants: schema.variants.filter((v) => v !== structured) };
@@ -109,6 +110,10 @@ function encode(parameter: Parameter, value: unknown, wire: Wire, pick: number):
       const t = text(value, false);
       wire.query[name] = t;
       return { expected: readScalar(t, kindsOf(scalars)) };
+    }
+    if (style === 'form' && Array.isArray(value) && value.length < 2) {
+      // One field is the scalar: a list is told apart by repeating its field.
+      return undefined;
     }
   }
   const set = (texts: string | string[]): void => {
@@ -185,9 +190,9 @@ describe('decoders of every parameter style agree with ajv', () => {
       'query deepObject object',
       'query deepObject exploded array',
       'query deepObject exploded union',
+      'query form exploded union',
       'query form exploded object',
       'query form object',
-      'query form exploded union',
       'path simple array',
       'path label exploded array',
       'path matrix array',

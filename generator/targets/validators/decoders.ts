@@ -230,9 +230,10 @@ function fieldTable(schema: ObjectSchema, ctx: EmitContext): [string, string] {
 }
 
 /**
- * A `deepObject` parameter that is a scalar or a list or object of scalars:
- * `w` holds the fields or list when the request has them (`created[gt]=5`,
- * `ids[]=1`), else the one text (`created=5`).
+ * A parameter that is a scalar or a list or object of scalars, under
+ * `deepObject` or (a list) exploded `form`: `w` holds the fields or list when
+ * the request has them (`created[gt]=5`, `ids[]=1`, `ids=1&ids=2`), else the
+ * one text (`created=5`, `ids=1,2` for a comma-list string).
  */
 function mixedLines(parameter: Parameter, ctx: EmitContext): string[] {
   const name = literal(parameter.name);
