@@ -80,6 +80,12 @@ export interface BaseClientOptions {
   retry?: RetryOptions;
   /** Headers sent with every request (a call's own `headers` and parameters take precedence). */
   headers?: Record<string, string>;
+  /**
+   * Whether an operation the document sends to its own server goes there
+   * (default true). `false`: every operation goes to `baseUrl` plus its base
+   * path, e.g. to a local mock that serves them all.
+   */
+  operationServers?: boolean;
 }
 
 /** What the runtime receives: the generated options, credentials keyed by scheme name. */
@@ -494,7 +500,7 @@ export function createSender<N extends string>(definition: ClientDefinition<N>, 
     const headers: Record<string, string> = { ...options.headers, ...requestOptions?.headers, ...built.headers };
     if (built.cookies.length > 0) headers['Cookie'] = [headers['Cookie'], ...built.cookies].filter((c) => c !== undefined && c !== '').join('; ');
     const query = built.query.join('&');
-    const prefix = spec.server !== undefined ? spec.server.replace(/\/+$/, '') : root + (spec.basePath ?? definition.basePath);
+    const prefix = spec.server !== undefined && options.operationServers !== false ? spec.server.replace(/\/+$/, '') : root + (spec.basePath ?? definition.basePath);
     const url = prefix + built.path + (query === '' ? '' : `?${query}`);
     const request: RequestInit = { method: spec.method, headers };
     if (built.body !== undefined) request.body = built.body;

@@ -80,6 +80,12 @@ export interface BaseClientOptions {
     retry?: RetryOptions;
     /** Headers sent with every request (a call's own `headers` and parameters take precedence). */
     headers?: Record<string, string>;
+    /**
+     * Whether an operation the document sends to its own server goes there
+     * (default true). `false`: every operation goes to `baseUrl` plus its base
+     * path, e.g. to a local mock that serves them all.
+     */
+    operationServers?: boolean;
 }
 /** What the runtime receives: the generated options, credentials keyed by scheme name. */
 export interface SenderOptions extends BaseClientOptions {

@@ -133,7 +133,7 @@ export function createSender(definition, options) {
         if (built.cookies.length > 0)
             headers['Cookie'] = [headers['Cookie'], ...built.cookies].filter((c) => c !== undefined && c !== '').join('; ');
         const query = built.query.join('&');
-        const prefix = spec.server !== undefined ? spec.server.replace(/\/+$/, '') : root + (spec.basePath ?? definition.basePath);
+        const prefix = spec.server !== undefined && options.operationServers !== false ? spec.server.replace(/\/+$/, '') : root + (spec.basePath ?? definition.basePath);
         const url = prefix + built.path + (query === '' ? '' : `?${query}`);
         const request = { method: spec.method, headers };
         if (built.body !== undefined)

@@ -84,6 +84,9 @@ describe('parameters and servers', () => {
     const { api, sent } = connect({}, () => new Response('all good', { headers: { 'content-type': 'text/plain' } }));
     expect(await api.getStatus()).toBe('all good');
     expect(sent[0]!.url).toBe('https://status.example.com/v2/status');
+    const local = connect({ operationServers: false }, () => new Response('all good', { headers: { 'content-type': 'text/plain' } }));
+    await local.api.getStatus();
+    expect(local.sent[0]!.url).toBe('http://api.test/v2/status');
   });
 
   it('merges the headers of the options and of the call, parameters taking precedence', async () => {
