@@ -1192,7 +1192,14 @@ const matches10 = (v: unknown, strict: boolean): boolean => {
   }
   return true;
 };
-const PATTERN_2 = new RegExp("^[0-9]+$");
+const allDigits = (text: string): boolean => {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+};
 const matchesProfileDataValue = (v: unknown, strict: boolean): boolean => {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     return false;
@@ -1318,7 +1325,7 @@ const matches11 = (v: unknown, strict: boolean): boolean => {
       } else {
         const o2 = x21 as Record<string, unknown>;
         for (const k1 in o2) {
-          if (!PATTERN_2.test(k1)) {
+          if (!allDigits(k1)) {
             return false;
           }
           const x22 = o2[k1];
@@ -1343,7 +1350,7 @@ const matches12 = (v: unknown, strict: boolean): boolean => {
   } else {
     const o1 = v as Record<string, unknown>;
     for (const k1 in o1) {
-      if (!PATTERN_2.test(k1)) {
+      if (!allDigits(k1)) {
         return false;
       }
       const x1 = o1[k1];
@@ -1381,7 +1388,7 @@ const matches13 = (v: unknown, strict: boolean): boolean => {
   } else {
     const o1 = v as Record<string, unknown>;
     for (const k1 in o1) {
-      if (!PATTERN_3.test(k1)) {
+      if (!PATTERN_2.test(k1)) {
         return false;
       }
       const x1 = o1[k1];
@@ -1390,7 +1397,7 @@ const matches13 = (v: unknown, strict: boolean): boolean => {
   }
   return true;
 };
-const PATTERN_3 = new RegExp("^[^@]+@[^@]+$");
+const PATTERN_2 = new RegExp("^[^@]+@[^@]+$");
 const matchesPresenceLegacyAggregated = (v: unknown, strict: boolean): boolean => {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     return false;
@@ -1989,7 +1996,7 @@ const matchesOwnUser = (v: unknown, strict: boolean): boolean => {
       } else {
         const o2 = x17 as Record<string, unknown>;
         for (const k1 in o2) {
-          if (!PATTERN_2.test(k1)) {
+          if (!allDigits(k1)) {
             return false;
           }
           const x18 = o2[k1];
@@ -3387,7 +3394,7 @@ function schemaOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean
       } else {
         const o2 = x17 as Record<string, unknown>;
         for (const k1 in o2) {
-          if (!PATTERN_2.test(k1)) {
+          if (!allDigits(k1)) {
             out.push({ path: ".profile_data" + keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
             if (!all) return;
           }
@@ -5560,7 +5567,7 @@ function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: bo
       } else {
         const o2 = x21 as Record<string, unknown>;
         for (const k1 in o2) {
-          if (!PATTERN_2.test(k1)) {
+          if (!allDigits(k1)) {
             out.push({ path: ".profile_data" + keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
             if (!all) return;
           }

@@ -1240,7 +1240,16 @@ const matches10 = (v, strict) => {
     }
     return true;
 };
-const PATTERN_2 = new RegExp("^[0-9]+$");
+const allDigits = (text) => {
+    if (text.length === 0)
+        return false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c < 48 || c > 57)
+            return false;
+    }
+    return true;
+};
 const matchesProfileDataValue = (v, strict) => {
     if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
         return false;
@@ -1371,7 +1380,7 @@ const matches11 = (v, strict) => {
             else {
                 const o2 = x21;
                 for (const k1 in o2) {
-                    if (!PATTERN_2.test(k1)) {
+                    if (!allDigits(k1)) {
                         return false;
                     }
                     const x22 = o2[k1];
@@ -1398,7 +1407,7 @@ const matches12 = (v, strict) => {
     else {
         const o1 = v;
         for (const k1 in o1) {
-            if (!PATTERN_2.test(k1)) {
+            if (!allDigits(k1)) {
                 return false;
             }
             const x1 = o1[k1];
@@ -1439,7 +1448,7 @@ const matches13 = (v, strict) => {
     else {
         const o1 = v;
         for (const k1 in o1) {
-            if (!PATTERN_3.test(k1)) {
+            if (!PATTERN_2.test(k1)) {
                 return false;
             }
             const x1 = o1[k1];
@@ -1449,7 +1458,7 @@ const matches13 = (v, strict) => {
     }
     return true;
 };
-const PATTERN_3 = new RegExp("^[^@]+@[^@]+$");
+const PATTERN_2 = new RegExp("^[^@]+@[^@]+$");
 const matchesPresenceLegacyAggregated = (v, strict) => {
     if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
         return false;
@@ -2076,7 +2085,7 @@ const matchesOwnUser = (v, strict) => {
             else {
                 const o2 = x17;
                 for (const k1 in o2) {
-                    if (!PATTERN_2.test(k1)) {
+                    if (!allDigits(k1)) {
                         return false;
                     }
                     const x18 = o2[k1];
@@ -3871,7 +3880,7 @@ function schemaOwnUser(v, out, all, strict) {
             else {
                 const o2 = x17;
                 for (const k1 in o2) {
-                    if (!PATTERN_2.test(k1)) {
+                    if (!allDigits(k1)) {
                         out.push({ path: ".profile_data" + keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
                         if (!all)
                             return;
@@ -6663,7 +6672,7 @@ function responseGetOwnUser(v, out, all, strict) {
             else {
                 const o2 = x21;
                 for (const k1 in o2) {
-                    if (!PATTERN_2.test(k1)) {
+                    if (!allDigits(k1)) {
                         out.push({ path: ".profile_data" + keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
                         if (!all)
                             return;

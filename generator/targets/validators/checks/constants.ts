@@ -29,6 +29,34 @@ export function patternConstant(pattern: string, ctx: EmitContext): string {
   return ctx.constant('PATTERN', flags === '' ? `new RegExp(${literal(pattern)})` : `new RegExp(${literal(pattern)}, "u")`);
 }
 
+/** Patterns that only say "one or more ASCII digits" (map keys that are IDs). */
+const DIGITS = new Set(['^[0-9]+$', '^\\d+$']);
+
+/**
+ * An expression that is true when string `value` matches `pattern`: a
+ * character loop for digit-only keys (several times cheaper than a RegExp
+ * call on short strings), the hoisted RegExp otherwise.
+ */
+export function patternTest(pattern: string, value: string, ctx: EmitContext): string {
+  if (DIGITS.has(pattern)) {
+    const digits = ctx.helper(
+      'allDigits',
+      [
+        '(text: string): boolean => {',
+        '  if (text.length === 0) return false;',
+        '  for (let i = 0; i < text.length; i++) {',
+        '    const c = text.charCodeAt(i);',
+        '    if (c < 48 || c > 57) return false;',
+        '  }',
+        '  return true;',
+        '}',
+      ].join('\n'),
+    );
+    return `${digits}(${value})`;
+  }
+  return `${patternConstant(pattern, ctx)}.test(${value})`;
+}
+
 /** `jsonEqual(a, b)`: equality of JSON values (numbers by value, objects by keys whatever their order). */
 export function jsonEqualHelper(ctx: EmitContext): string {
   return ctx.helper(

@@ -2,7 +2,7 @@ import type { ObjectSchema, Schema } from '../../../model/types.js';
 import type { EmitContext } from '../context.js';
 import { appendExpr, appendText, ifBlock, indent, isInheritedName, literal, propertySegment } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
-import { enumMiss, patternConstant } from './constants.js';
+import { enumMiss, patternTest } from './constants.js';
 import { emitCheck, guarded, typeClassOf, type CheckArgs } from './dispatch.js';
 
 export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
@@ -70,10 +70,9 @@ export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
     const keyPath = appendExpr(path, `keySegment(${key})`);
     const body: string[] = [];
     if (pattern !== undefined) {
-      const regex = patternConstant(pattern, ctx);
       body.push(
         ...ifBlock(
-          `!${regex}.test(${key})`,
+          `!${patternTest(pattern, key, ctx)}`,
           sink.fail('propertyNames', keyPath, `name must match the pattern ${literal(pattern)}`),
         ),
       );
@@ -85,10 +84,9 @@ export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
       matched = scope.next('p');
       body.push(`let ${matched} = false;`);
       for (const entry of patterns) {
-        const regex = patternConstant(entry.pattern, ctx);
         const element = scope.next('x');
         const check = emitCheck({ ...args, schema: entry.schema, value: element, path: keyPath, typeKnown: false });
-        body.push(...ifBlock(`${regex}.test(${key})`, [`${matched} = true;`, ...(check.length > 0 ? [`const ${element} = ${obj}[${key}];`, ...check] : [])]));
+        body.push(...ifBlock(patternTest(entry.pattern, key, ctx), [`${matched} = true;`, ...(check.length > 0 ? [`const ${element} = ${obj}[${key}];`, ...check] : [])]));
       }
     }
     const unlisted: string[] = [];

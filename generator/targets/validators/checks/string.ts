@@ -1,7 +1,7 @@
 import type { StringSchema } from '../../../model/types.js';
 import { ifBlock, literal } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
-import { enumMiss, formatConstant, patternConstant } from './constants.js';
+import { enumMiss, formatConstant, patternTest } from './constants.js';
 import { guarded, type CheckArgs } from './dispatch.js';
 
 export function checkString(args: CheckArgs<StringSchema>): string[] {
@@ -39,8 +39,7 @@ export function checkString(args: CheckArgs<StringSchema>): string[] {
     );
   }
   if (schema.pattern !== undefined) {
-    const regex = patternConstant(schema.pattern, ctx);
-    rest.push(...ifBlock(`!${regex}.test(${value})`, sink.fail('pattern', path, `must match the pattern ${literal(schema.pattern)}`)));
+    rest.push(...ifBlock(`!${patternTest(schema.pattern, value, ctx)}`, sink.fail('pattern', path, `must match the pattern ${literal(schema.pattern)}`)));
   }
   const format = schema.format === undefined ? undefined : formatConstant(schema.format, ctx);
   if (format !== undefined) {
