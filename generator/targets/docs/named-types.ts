@@ -32,24 +32,24 @@ export function definedElsewhereNames(roots: Schema[], lookup: SchemaLookup): st
     for (const name of referencedNames([schema], lookup)) found.add(name);
   };
   const visited = new Set<Schema>();
-  const visit = (schema: Schema): void => {
+  const visit = (schema: Schema, name = schema.refName): void => {
     if (visited.has(schema)) return;
     visited.add(schema);
     if (schema.kind === 'ref') {
       // Field tables go through references (a recursive one is shown by name where it repeats).
       const target = lookup.get(schema.name);
-      if (target !== undefined) visit(target);
+      if (target !== undefined) visit(target, schema.name);
       return;
     }
     if (schema.kind === 'union') {
-      if (schema.refName !== undefined) add(schema);
+      if (name !== undefined) add({ kind: 'ref', name });
       for (const variant of schema.variants) {
         if (variant.kind === 'ref' || variant.refName !== undefined) add(variant);
       }
     }
-    children(schema).forEach(visit);
+    for (const child of children(schema)) visit(child);
   };
-  roots.forEach(visit);
+  for (const root of roots) visit(root);
   return [...found];
 }
 
