@@ -205,10 +205,11 @@ function operationView(model: ApiModel, operation: Operation, typed: boolean, re
   const read = (type: string): string => (readable ? `Readable<${type}>` : type);
   const bodyType = (response: ResponseModel | OperationError): string => {
     if (response.contents.length === 0) return 'undefined';
-    if (!typed) return 'unknown';
     const types = response.contents.map((content) => {
       if (content.kind === 'text') return 'string';
       if (content.kind === 'binary') return 'Uint8Array | string';
+      // A hand-built model (tests) has no bundled document, so types.ts has no `paths`.
+      if (!typed) return 'unknown';
       return read(`${pathsOf}[${responseKey(response)}]["content"][${JSON.stringify(content.mediaType)}]`);
     });
     return [...new Set(types)].join(' | ');
