@@ -522,6 +522,8 @@ interface AuthPlan {
   alternatives: { name: string; scheme: SecuritySchemeRoute }[][];
   optional: boolean;
   challenges: string[];
+  /** The user `authenticate` gave, or 401: made once per operation, not per request. */
+  check: (user: unknown) => unknown;
 }
 
 function authPlan(route: Route, settings: Settings): AuthPlan | undefined {
@@ -537,7 +539,17 @@ function authPlan(route: Route, settings: Settings): AuthPlan | undefined {
     }),
   );
   const challenges = [...new Set(resolved.flat().flatMap(({ scheme }) => challengeOf(scheme, settings.realm)))];
-  return { alternatives: resolved, optional: security.some((alternative) => alternative.length === 0), challenges };
+  const invalid = settings.api.formFields ? 'Invalid email or API key' : 'Invalid credentials';
+  const plan: AuthPlan = {
+    alternatives: resolved,
+    optional: security.some((alternative) => alternative.length === 0),
+    challenges,
+    check: (user) => {
+      if (user === undefined || user === null) throw unauthorized(invalid, plan);
+      return user;
+    },
+  };
+  return plan;
 }
 
 function challengeOf(scheme: SecuritySchemeRoute, realm: string): string[] {
@@ -719,6 +731,16 @@ class Malformed {
  * present is checked; none present is 401 unless credentials are optional.
  */
 function authenticateRequest(request: FastifyRequest, plan: AuthPlan, settings: Settings): unknown {
+  const alternatives = plan.alternatives;
+  // The common case, one scheme required: no arrays, no loops.
+  if (alternatives.length === 1 && alternatives[0]!.length === 1 && !plan.optional) {
+    const { name, scheme } = alternatives[0]![0]!;
+    const found = credentialOf(request, name, scheme, settings);
+    if (found === undefined) throw unauthorized(missingMessage(plan), plan);
+    if (found instanceof Malformed) throw unauthorized(found.message, plan);
+    const user = settings.authenticate(found, request);
+    return isPromise(user) ? Promise.resolve(user).then(plan.check) : plan.check(user);
+  }
   let problem: string | undefined;
   for (const alternative of plan.alternatives) {
     const credentials: Credential[] = [];
@@ -729,11 +751,7 @@ function authenticateRequest(request: FastifyRequest, plan: AuthPlan, settings: 
       credentials.push(found);
     }
     if (credentials.length < alternative.length) continue;
-    const invalid = settings.api.formFields ? 'Invalid email or API key' : 'Invalid credentials';
-    const check = (user: unknown): unknown => {
-      if (user === undefined || user === null) throw unauthorized(invalid, plan);
-      return user;
-    };
+    const check = plan.check;
     if (credentials.length === 1) {
       const user = settings.authenticate(credentials[0]!, request);
       return isPromise(user) ? Promise.resolve(user).then(check) : check(user);
