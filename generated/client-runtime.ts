@@ -137,6 +137,12 @@ export interface ApiResponse<S extends number = number, B = unknown> {
   body: B;
 }
 
+/** `"201"` -> 201; a range (`"2XX"`) or `"default"` -> number. */
+export type StatusOf<K> = K extends number ? K : K extends `${infer N extends number}` ? N : number;
+
+/** The union of {@link ApiResponse} over a map of bodies by status key (`{ "200": A; "202": undefined }`). */
+export type ApiResponseOf<R> = { [K in keyof R]-?: ApiResponse<StatusOf<K>, R[K]> }[keyof R];
+
 /** An error body whose code this client does not know (the server may be newer). */
 export interface UnknownErrorBody {
   result: 'error';
@@ -164,10 +170,16 @@ export type ApiErrorOf<C extends KnownErrorCode> = ApiError<C> &
 /** `'4XX'` for 404: the range key a status falls in. */
 type RangeKey<S extends number> = `${S}` extends `${infer D}${string}` ? `${D}XX` : never;
 
-/** The body an operation's error map `M` declares for status `S`: exact, else its range, else `default`; never when none. */
+/**
+ * The body an operation's error map `M` (keyed `404` or `"404"`, `"4XX"`,
+ * `"default"`) declares for status `S`: exact, else its range, else
+ * `default`; never when none.
+ */
 type DeclaredBody<M, S extends number> = S extends keyof M
   ? M[S]
-  : RangeKey<S> extends keyof M
+  : `${S}` extends keyof M
+    ? M[`${S}`]
+    : RangeKey<S> extends keyof M
     ? M[RangeKey<S>]
     : 'default' extends keyof M
       ? M['default']
