@@ -493,7 +493,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'POST',
     path: '/calls/videocall/create',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'none',
     featureLevel: 493,
     params: [],
@@ -503,7 +503,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'PATCH',
     path: '/channel_folders/{channel_folder_id}',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     featureLevel: 389,
     params: [
@@ -517,7 +517,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
   fetchApiKey: {
     method: 'POST',
     path: '/fetch_api_key',
-    responses: { '200': [['application/json', 'json']], '400': [], '405': [], '429': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '405': [['application/json', 'json']], '429': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     params: [
       { name: 'username', in: 'body', encoding: 'plain' },
@@ -529,7 +529,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'POST',
     path: '/invites',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     params: [
       { name: 'invitee_emails', in: 'body', encoding: 'plain' },
@@ -547,7 +547,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'POST',
     path: '/mark_topic_as_read',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     params: [
       { name: 'stream_id', in: 'body', encoding: 'plain' },
@@ -559,7 +559,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'POST',
     path: '/messages/flags/narrow',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     featureLevel: 155,
     params: [
@@ -577,7 +577,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'GET',
     path: '/messages/{message_id}',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'none',
     params: [
       { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -590,7 +590,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'GET',
     path: '/messages/{message_id}/history',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'none',
     params: [
       { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -602,7 +602,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'DELETE',
     path: '/messages/{message_id}/reactions',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     params: [
       { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -616,7 +616,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'POST',
     path: '/messages/{message_id}/report',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     featureLevel: 382,
     params: [
@@ -630,7 +630,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'PATCH',
     path: '/realm/domains/{domain}',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     params: [
       { name: 'domain', in: 'path', encoding: 'plain' },
@@ -642,7 +642,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'GET',
     path: '/realm/linkifiers',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'none',
     featureLevel: 54,
     params: [],
@@ -652,7 +652,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'POST',
     path: '/realm/playgrounds',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     featureLevel: 49,
     params: [
@@ -666,7 +666,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'POST',
     path: '/reminders',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     featureLevel: 381,
     params: [
@@ -680,7 +680,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'PATCH',
     path: '/scheduled_messages/{scheduled_message_id}',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     featureLevel: 184,
     params: [
@@ -697,7 +697,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'PATCH',
     path: '/streams/{stream_id}',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     params: [
       { name: 'stream_id', in: 'path', encoding: 'plain' },
@@ -723,7 +723,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'POST',
     path: '/user_groups/{user_group_id}/subgroups',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     featureLevel: 127,
     params: [
@@ -737,7 +737,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'POST',
     path: '/user_uploads',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '413': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '413': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'multipart',
     params: [
       { name: 'file', in: 'body', encoding: 'file' },
@@ -748,7 +748,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'GET',
     path: '/users/me',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'none',
     params: [],
     newerFields: [['date_joined', 475], ['delivery_email', 163], ['ignored_parameters_unsupported', 167], ['is_imported_stub', 433], ['role', 60]],
@@ -757,7 +757,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'POST',
     path: '/users/me/presence',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     params: [
       { name: 'status', in: 'body', encoding: 'plain' },
@@ -773,7 +773,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'POST',
     path: '/users/me/status',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     params: [
       { name: 'status_text', in: 'body', encoding: 'plain' },
@@ -788,7 +788,7 @@ const operations: { readonly [N in OperationName]: OperationSpec } = {
     method: 'PATCH',
     path: '/users/{user_id}',
     security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
     body: 'form',
     params: [
       { name: 'user_id', in: 'path', encoding: 'plain' },

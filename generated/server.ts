@@ -336,178 +336,178 @@ export type AppUser = ServerTypes extends { user: infer U } ? U : unknown;
 
 /** Every declared response of create-video-call, as `ctx.respond(status, body, headers)` makes them. */
 export type CreateVideoCallResponded =
-  | Responded<200, paths["/calls/videocall/create"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/calls/videocall/create"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/calls/videocall/create"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/calls/videocall/create"]["post"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/calls/videocall/create"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/calls/videocall/create"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of update-channel-folder, as `ctx.respond(status, body, headers)` makes them. */
 export type UpdateChannelFolderResponded =
-  | Responded<200, paths["/channel_folders/{channel_folder_id}"]["patch"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/channel_folders/{channel_folder_id}"]["patch"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/channel_folders/{channel_folder_id}"]["patch"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/channel_folders/{channel_folder_id}"]["patch"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/channel_folders/{channel_folder_id}"]["patch"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/channel_folders/{channel_folder_id}"]["patch"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of fetch-api-key, as `ctx.respond(status, body, headers)` makes them. */
 export type FetchApiKeyResponded =
-  | Responded<200, paths["/fetch_api_key"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<429, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/fetch_api_key"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/fetch_api_key"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<405, paths["/fetch_api_key"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<429, paths["/fetch_api_key"]["post"]["responses"][429]["content"]["application/json"], undefined>
+  | Responded<500, paths["/fetch_api_key"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of send-invites, as `ctx.respond(status, body, headers)` makes them. */
 export type SendInvitesResponded =
-  | Responded<200, paths["/invites"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/invites"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/invites"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/invites"]["post"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/invites"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/invites"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of mark-topic-as-read, as `ctx.respond(status, body, headers)` makes them. */
 export type MarkTopicAsReadResponded =
-  | Responded<200, paths["/mark_topic_as_read"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/mark_topic_as_read"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/mark_topic_as_read"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/mark_topic_as_read"]["post"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/mark_topic_as_read"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/mark_topic_as_read"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of update-message-flags-for-narrow, as `ctx.respond(status, body, headers)` makes them. */
 export type UpdateMessageFlagsForNarrowResponded =
-  | Responded<200, paths["/messages/flags/narrow"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/messages/flags/narrow"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/messages/flags/narrow"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/messages/flags/narrow"]["post"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/messages/flags/narrow"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/messages/flags/narrow"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of get-message, as `ctx.respond(status, body, headers)` makes them. */
 export type GetMessageResponded =
-  | Responded<200, paths["/messages/{message_id}"]["get"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/messages/{message_id}"]["get"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/messages/{message_id}"]["get"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/messages/{message_id}"]["get"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/messages/{message_id}"]["get"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/messages/{message_id}"]["get"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of get-message-history, as `ctx.respond(status, body, headers)` makes them. */
 export type GetMessageHistoryResponded =
-  | Responded<200, paths["/messages/{message_id}/history"]["get"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/messages/{message_id}/history"]["get"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/messages/{message_id}/history"]["get"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/messages/{message_id}/history"]["get"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/messages/{message_id}/history"]["get"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/messages/{message_id}/history"]["get"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of remove-reaction, as `ctx.respond(status, body, headers)` makes them. */
 export type RemoveReactionResponded =
-  | Responded<200, paths["/messages/{message_id}/reactions"]["delete"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/messages/{message_id}/reactions"]["delete"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/messages/{message_id}/reactions"]["delete"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/messages/{message_id}/reactions"]["delete"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/messages/{message_id}/reactions"]["delete"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/messages/{message_id}/reactions"]["delete"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of report-message, as `ctx.respond(status, body, headers)` makes them. */
 export type ReportMessageResponded =
-  | Responded<200, paths["/messages/{message_id}/report"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/messages/{message_id}/report"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/messages/{message_id}/report"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/messages/{message_id}/report"]["post"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/messages/{message_id}/report"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/messages/{message_id}/report"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of update-realm-domain, as `ctx.respond(status, body, headers)` makes them. */
 export type UpdateRealmDomainResponded =
-  | Responded<200, paths["/realm/domains/{domain}"]["patch"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/realm/domains/{domain}"]["patch"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/realm/domains/{domain}"]["patch"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/realm/domains/{domain}"]["patch"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/realm/domains/{domain}"]["patch"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/realm/domains/{domain}"]["patch"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of get-linkifiers, as `ctx.respond(status, body, headers)` makes them. */
 export type GetLinkifiersResponded =
-  | Responded<200, paths["/realm/linkifiers"]["get"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/realm/linkifiers"]["get"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<401, paths["/realm/linkifiers"]["get"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/realm/linkifiers"]["get"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/realm/linkifiers"]["get"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of add-code-playground, as `ctx.respond(status, body, headers)` makes them. */
 export type AddCodePlaygroundResponded =
-  | Responded<200, paths["/realm/playgrounds"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/realm/playgrounds"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/realm/playgrounds"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/realm/playgrounds"]["post"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/realm/playgrounds"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/realm/playgrounds"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of create-message-reminder, as `ctx.respond(status, body, headers)` makes them. */
 export type CreateMessageReminderResponded =
-  | Responded<200, paths["/reminders"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/reminders"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/reminders"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/reminders"]["post"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/reminders"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/reminders"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of update-scheduled-message, as `ctx.respond(status, body, headers)` makes them. */
 export type UpdateScheduledMessageResponded =
-  | Responded<200, paths["/scheduled_messages/{scheduled_message_id}"]["patch"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/scheduled_messages/{scheduled_message_id}"]["patch"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/scheduled_messages/{scheduled_message_id}"]["patch"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/scheduled_messages/{scheduled_message_id}"]["patch"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/scheduled_messages/{scheduled_message_id}"]["patch"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/scheduled_messages/{scheduled_message_id}"]["patch"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of update-stream, as `ctx.respond(status, body, headers)` makes them. */
 export type UpdateStreamResponded =
-  | Responded<200, paths["/streams/{stream_id}"]["patch"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/streams/{stream_id}"]["patch"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/streams/{stream_id}"]["patch"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/streams/{stream_id}"]["patch"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/streams/{stream_id}"]["patch"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/streams/{stream_id}"]["patch"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of update-user-group-subgroups, as `ctx.respond(status, body, headers)` makes them. */
 export type UpdateUserGroupSubgroupsResponded =
-  | Responded<200, paths["/user_groups/{user_group_id}/subgroups"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/user_groups/{user_group_id}/subgroups"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/user_groups/{user_group_id}/subgroups"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/user_groups/{user_group_id}/subgroups"]["post"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/user_groups/{user_group_id}/subgroups"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/user_groups/{user_group_id}/subgroups"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of upload-file, as `ctx.respond(status, body, headers)` makes them. */
 export type UploadFileResponded =
-  | Responded<200, paths["/user_uploads"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<413, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/user_uploads"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/user_uploads"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/user_uploads"]["post"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/user_uploads"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<413, paths["/user_uploads"]["post"]["responses"][413]["content"]["application/json"], undefined>
+  | Responded<500, paths["/user_uploads"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of get-own-user, as `ctx.respond(status, body, headers)` makes them. */
 export type GetOwnUserResponded =
-  | Responded<200, paths["/users/me"]["get"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/users/me"]["get"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<401, paths["/users/me"]["get"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/users/me"]["get"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/users/me"]["get"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of update-presence, as `ctx.respond(status, body, headers)` makes them. */
 export type UpdatePresenceResponded =
-  | Responded<200, paths["/users/me/presence"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/users/me/presence"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/users/me/presence"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/users/me/presence"]["post"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/users/me/presence"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/users/me/presence"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of update-status, as `ctx.respond(status, body, headers)` makes them. */
 export type UpdateStatusResponded =
-  | Responded<200, paths["/users/me/status"]["post"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/users/me/status"]["post"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/users/me/status"]["post"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/users/me/status"]["post"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/users/me/status"]["post"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/users/me/status"]["post"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** Every declared response of update-user, as `ctx.respond(status, body, headers)` makes them. */
 export type UpdateUserResponded =
-  | Responded<200, paths["/users/{user_id}"]["patch"]["responses"][200]["content"]["application/json"], undefined>
-  | Responded<400, undefined, undefined>
-  | Responded<401, undefined, undefined>
-  | Responded<405, undefined, undefined>
-  | Responded<500, undefined, undefined>;
+  | Responded<200, paths["/users/{user_id}"]["patch"]["responses"][200]["content"]["application/json"], { 'x-feature-level': string | number | boolean | readonly string[] }>
+  | Responded<400, paths["/users/{user_id}"]["patch"]["responses"][400]["content"]["application/json"], undefined>
+  | Responded<401, paths["/users/{user_id}"]["patch"]["responses"][401]["content"]["application/json"], undefined>
+  | Responded<405, paths["/users/{user_id}"]["patch"]["responses"][405]["content"]["application/json"], undefined>
+  | Responded<500, paths["/users/{user_id}"]["patch"]["responses"][500]["content"]["application/json"], undefined>;
 
 /** One handler per operation. */
 export interface Handlers<User = AppUser> {

@@ -2547,112 +2547,444 @@ export interface UploadFile {
 export type ErrorBody = components["schemas"]["BadRequestError"] | components["schemas"]["InternalError"] | components["schemas"]["InvitationFailedError"] | components["schemas"]["MethodNotAllowedError"] | components["schemas"]["NotFoundError"] | components["schemas"]["RateLimitError"] | components["schemas"]["ReactionDoesNotExistError"] | components["schemas"]["RequestTooLargeError"] | components["schemas"]["StreamDoesNotExistError"] | components["schemas"]["UnauthorizedError"];
 export type ErrorCode = ErrorBody["code"];
 
+/** An object type with its keys in lower case (response header names, as Node and fetch give them). */
+export type LowerCaseKeys<T> = { [K in keyof T as K extends string ? Lowercase<K> : K]: T[K] };
+
 /** Parameters of POST /calls/videocall/create (create-video-call), decoded: path, query, header, cookie and body fields in one object. */
 export type CreateVideoCallParams = Record<string, never>;
 /** Success body of POST /calls/videocall/create (create-video-call). */
 export type CreateVideoCallResponse = operations["create-video-call"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /calls/videocall/create (create-video-call), by status (`2XX`, `default` as written). */
+export type CreateVideoCallResponses = {
+    "200": operations["create-video-call"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /calls/videocall/create (create-video-call), by status. */
+export type CreateVideoCallErrorResponses = {
+    "400": operations["create-video-call"]["responses"][400]["content"]["application/json"];
+    "401": operations["create-video-call"]["responses"][401]["content"]["application/json"];
+    "405": operations["create-video-call"]["responses"][405]["content"]["application/json"];
+    "500": operations["create-video-call"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /calls/videocall/create (create-video-call), by status (names in lower case). */
+export type CreateVideoCallResponseHeaders = {
+    "200": LowerCaseKeys<operations["create-video-call"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of PATCH /channel_folders/{channel_folder_id} (update-channel-folder), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateChannelFolderParams = operations["update-channel-folder"]["parameters"]["path"] & NonNullable<operations["update-channel-folder"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of PATCH /channel_folders/{channel_folder_id} (update-channel-folder). */
 export type UpdateChannelFolderResponse = operations["update-channel-folder"]["responses"][200]["content"]["application/json"];
+/** Success bodies of PATCH /channel_folders/{channel_folder_id} (update-channel-folder), by status (`2XX`, `default` as written). */
+export type UpdateChannelFolderResponses = {
+    "200": operations["update-channel-folder"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of PATCH /channel_folders/{channel_folder_id} (update-channel-folder), by status. */
+export type UpdateChannelFolderErrorResponses = {
+    "400": operations["update-channel-folder"]["responses"][400]["content"]["application/json"];
+    "401": operations["update-channel-folder"]["responses"][401]["content"]["application/json"];
+    "405": operations["update-channel-folder"]["responses"][405]["content"]["application/json"];
+    "500": operations["update-channel-folder"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of PATCH /channel_folders/{channel_folder_id} (update-channel-folder), by status (names in lower case). */
+export type UpdateChannelFolderResponseHeaders = {
+    "200": LowerCaseKeys<operations["update-channel-folder"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of POST /fetch_api_key (fetch-api-key), decoded: path, query, header, cookie and body fields in one object. */
 export type FetchApiKeyParams = NonNullable<operations["fetch-api-key"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /fetch_api_key (fetch-api-key). */
 export type FetchApiKeyResponse = operations["fetch-api-key"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /fetch_api_key (fetch-api-key), by status (`2XX`, `default` as written). */
+export type FetchApiKeyResponses = {
+    "200": operations["fetch-api-key"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /fetch_api_key (fetch-api-key), by status. */
+export type FetchApiKeyErrorResponses = {
+    "400": operations["fetch-api-key"]["responses"][400]["content"]["application/json"];
+    "405": operations["fetch-api-key"]["responses"][405]["content"]["application/json"];
+    "429": operations["fetch-api-key"]["responses"][429]["content"]["application/json"];
+    "500": operations["fetch-api-key"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /fetch_api_key (fetch-api-key), by status (names in lower case). */
+export type FetchApiKeyResponseHeaders = {
+    "200": LowerCaseKeys<operations["fetch-api-key"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of POST /invites (send-invites), decoded: path, query, header, cookie and body fields in one object. */
 export type SendInvitesParams = NonNullable<operations["send-invites"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /invites (send-invites). */
 export type SendInvitesResponse = operations["send-invites"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /invites (send-invites), by status (`2XX`, `default` as written). */
+export type SendInvitesResponses = {
+    "200": operations["send-invites"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /invites (send-invites), by status. */
+export type SendInvitesErrorResponses = {
+    "400": operations["send-invites"]["responses"][400]["content"]["application/json"];
+    "401": operations["send-invites"]["responses"][401]["content"]["application/json"];
+    "405": operations["send-invites"]["responses"][405]["content"]["application/json"];
+    "500": operations["send-invites"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /invites (send-invites), by status (names in lower case). */
+export type SendInvitesResponseHeaders = {
+    "200": LowerCaseKeys<operations["send-invites"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of POST /mark_topic_as_read (mark-topic-as-read), decoded: path, query, header, cookie and body fields in one object. */
 export type MarkTopicAsReadParams = NonNullable<operations["mark-topic-as-read"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /mark_topic_as_read (mark-topic-as-read). */
 export type MarkTopicAsReadResponse = operations["mark-topic-as-read"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /mark_topic_as_read (mark-topic-as-read), by status (`2XX`, `default` as written). */
+export type MarkTopicAsReadResponses = {
+    "200": operations["mark-topic-as-read"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /mark_topic_as_read (mark-topic-as-read), by status. */
+export type MarkTopicAsReadErrorResponses = {
+    "400": operations["mark-topic-as-read"]["responses"][400]["content"]["application/json"];
+    "401": operations["mark-topic-as-read"]["responses"][401]["content"]["application/json"];
+    "405": operations["mark-topic-as-read"]["responses"][405]["content"]["application/json"];
+    "500": operations["mark-topic-as-read"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /mark_topic_as_read (mark-topic-as-read), by status (names in lower case). */
+export type MarkTopicAsReadResponseHeaders = {
+    "200": LowerCaseKeys<operations["mark-topic-as-read"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of POST /messages/flags/narrow (update-message-flags-for-narrow), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateMessageFlagsForNarrowParams = NonNullable<operations["update-message-flags-for-narrow"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /messages/flags/narrow (update-message-flags-for-narrow). */
 export type UpdateMessageFlagsForNarrowResponse = operations["update-message-flags-for-narrow"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /messages/flags/narrow (update-message-flags-for-narrow), by status (`2XX`, `default` as written). */
+export type UpdateMessageFlagsForNarrowResponses = {
+    "200": operations["update-message-flags-for-narrow"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /messages/flags/narrow (update-message-flags-for-narrow), by status. */
+export type UpdateMessageFlagsForNarrowErrorResponses = {
+    "400": operations["update-message-flags-for-narrow"]["responses"][400]["content"]["application/json"];
+    "401": operations["update-message-flags-for-narrow"]["responses"][401]["content"]["application/json"];
+    "405": operations["update-message-flags-for-narrow"]["responses"][405]["content"]["application/json"];
+    "500": operations["update-message-flags-for-narrow"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /messages/flags/narrow (update-message-flags-for-narrow), by status (names in lower case). */
+export type UpdateMessageFlagsForNarrowResponseHeaders = {
+    "200": LowerCaseKeys<operations["update-message-flags-for-narrow"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of GET /messages/{message_id} (get-message), decoded: path, query, header, cookie and body fields in one object. */
 export type GetMessageParams = operations["get-message"]["parameters"]["path"] & NonNullable<operations["get-message"]["parameters"]["query"]>;
 /** Success body of GET /messages/{message_id} (get-message). */
 export type GetMessageResponse = operations["get-message"]["responses"][200]["content"]["application/json"];
+/** Success bodies of GET /messages/{message_id} (get-message), by status (`2XX`, `default` as written). */
+export type GetMessageResponses = {
+    "200": operations["get-message"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of GET /messages/{message_id} (get-message), by status. */
+export type GetMessageErrorResponses = {
+    "400": operations["get-message"]["responses"][400]["content"]["application/json"];
+    "401": operations["get-message"]["responses"][401]["content"]["application/json"];
+    "405": operations["get-message"]["responses"][405]["content"]["application/json"];
+    "500": operations["get-message"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of GET /messages/{message_id} (get-message), by status (names in lower case). */
+export type GetMessageResponseHeaders = {
+    "200": LowerCaseKeys<operations["get-message"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of GET /messages/{message_id}/history (get-message-history), decoded: path, query, header, cookie and body fields in one object. */
 export type GetMessageHistoryParams = operations["get-message-history"]["parameters"]["path"] & NonNullable<operations["get-message-history"]["parameters"]["query"]>;
 /** Success body of GET /messages/{message_id}/history (get-message-history). */
 export type GetMessageHistoryResponse = operations["get-message-history"]["responses"][200]["content"]["application/json"];
+/** Success bodies of GET /messages/{message_id}/history (get-message-history), by status (`2XX`, `default` as written). */
+export type GetMessageHistoryResponses = {
+    "200": operations["get-message-history"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of GET /messages/{message_id}/history (get-message-history), by status. */
+export type GetMessageHistoryErrorResponses = {
+    "400": operations["get-message-history"]["responses"][400]["content"]["application/json"];
+    "401": operations["get-message-history"]["responses"][401]["content"]["application/json"];
+    "405": operations["get-message-history"]["responses"][405]["content"]["application/json"];
+    "500": operations["get-message-history"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of GET /messages/{message_id}/history (get-message-history), by status (names in lower case). */
+export type GetMessageHistoryResponseHeaders = {
+    "200": LowerCaseKeys<operations["get-message-history"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of DELETE /messages/{message_id}/reactions (remove-reaction), decoded: path, query, header, cookie and body fields in one object. */
 export type RemoveReactionParams = operations["remove-reaction"]["parameters"]["path"] & NonNullable<operations["remove-reaction"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of DELETE /messages/{message_id}/reactions (remove-reaction). */
 export type RemoveReactionResponse = operations["remove-reaction"]["responses"][200]["content"]["application/json"];
+/** Success bodies of DELETE /messages/{message_id}/reactions (remove-reaction), by status (`2XX`, `default` as written). */
+export type RemoveReactionResponses = {
+    "200": operations["remove-reaction"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of DELETE /messages/{message_id}/reactions (remove-reaction), by status. */
+export type RemoveReactionErrorResponses = {
+    "400": operations["remove-reaction"]["responses"][400]["content"]["application/json"];
+    "401": operations["remove-reaction"]["responses"][401]["content"]["application/json"];
+    "405": operations["remove-reaction"]["responses"][405]["content"]["application/json"];
+    "500": operations["remove-reaction"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of DELETE /messages/{message_id}/reactions (remove-reaction), by status (names in lower case). */
+export type RemoveReactionResponseHeaders = {
+    "200": LowerCaseKeys<operations["remove-reaction"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of POST /messages/{message_id}/report (report-message), decoded: path, query, header, cookie and body fields in one object. */
 export type ReportMessageParams = operations["report-message"]["parameters"]["path"] & NonNullable<operations["report-message"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /messages/{message_id}/report (report-message). */
 export type ReportMessageResponse = operations["report-message"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /messages/{message_id}/report (report-message), by status (`2XX`, `default` as written). */
+export type ReportMessageResponses = {
+    "200": operations["report-message"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /messages/{message_id}/report (report-message), by status. */
+export type ReportMessageErrorResponses = {
+    "400": operations["report-message"]["responses"][400]["content"]["application/json"];
+    "401": operations["report-message"]["responses"][401]["content"]["application/json"];
+    "405": operations["report-message"]["responses"][405]["content"]["application/json"];
+    "500": operations["report-message"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /messages/{message_id}/report (report-message), by status (names in lower case). */
+export type ReportMessageResponseHeaders = {
+    "200": LowerCaseKeys<operations["report-message"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of PATCH /realm/domains/{domain} (update-realm-domain), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateRealmDomainParams = operations["update-realm-domain"]["parameters"]["path"] & NonNullable<operations["update-realm-domain"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of PATCH /realm/domains/{domain} (update-realm-domain). */
 export type UpdateRealmDomainResponse = operations["update-realm-domain"]["responses"][200]["content"]["application/json"];
+/** Success bodies of PATCH /realm/domains/{domain} (update-realm-domain), by status (`2XX`, `default` as written). */
+export type UpdateRealmDomainResponses = {
+    "200": operations["update-realm-domain"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of PATCH /realm/domains/{domain} (update-realm-domain), by status. */
+export type UpdateRealmDomainErrorResponses = {
+    "400": operations["update-realm-domain"]["responses"][400]["content"]["application/json"];
+    "401": operations["update-realm-domain"]["responses"][401]["content"]["application/json"];
+    "405": operations["update-realm-domain"]["responses"][405]["content"]["application/json"];
+    "500": operations["update-realm-domain"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of PATCH /realm/domains/{domain} (update-realm-domain), by status (names in lower case). */
+export type UpdateRealmDomainResponseHeaders = {
+    "200": LowerCaseKeys<operations["update-realm-domain"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of GET /realm/linkifiers (get-linkifiers), decoded: path, query, header, cookie and body fields in one object. */
 export type GetLinkifiersParams = Record<string, never>;
 /** Success body of GET /realm/linkifiers (get-linkifiers). */
 export type GetLinkifiersResponse = operations["get-linkifiers"]["responses"][200]["content"]["application/json"];
+/** Success bodies of GET /realm/linkifiers (get-linkifiers), by status (`2XX`, `default` as written). */
+export type GetLinkifiersResponses = {
+    "200": operations["get-linkifiers"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of GET /realm/linkifiers (get-linkifiers), by status. */
+export type GetLinkifiersErrorResponses = {
+    "401": operations["get-linkifiers"]["responses"][401]["content"]["application/json"];
+    "405": operations["get-linkifiers"]["responses"][405]["content"]["application/json"];
+    "500": operations["get-linkifiers"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of GET /realm/linkifiers (get-linkifiers), by status (names in lower case). */
+export type GetLinkifiersResponseHeaders = {
+    "200": LowerCaseKeys<operations["get-linkifiers"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of POST /realm/playgrounds (add-code-playground), decoded: path, query, header, cookie and body fields in one object. */
 export type AddCodePlaygroundParams = NonNullable<operations["add-code-playground"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /realm/playgrounds (add-code-playground). */
 export type AddCodePlaygroundResponse = operations["add-code-playground"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /realm/playgrounds (add-code-playground), by status (`2XX`, `default` as written). */
+export type AddCodePlaygroundResponses = {
+    "200": operations["add-code-playground"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /realm/playgrounds (add-code-playground), by status. */
+export type AddCodePlaygroundErrorResponses = {
+    "400": operations["add-code-playground"]["responses"][400]["content"]["application/json"];
+    "401": operations["add-code-playground"]["responses"][401]["content"]["application/json"];
+    "405": operations["add-code-playground"]["responses"][405]["content"]["application/json"];
+    "500": operations["add-code-playground"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /realm/playgrounds (add-code-playground), by status (names in lower case). */
+export type AddCodePlaygroundResponseHeaders = {
+    "200": LowerCaseKeys<operations["add-code-playground"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of POST /reminders (create-message-reminder), decoded: path, query, header, cookie and body fields in one object. */
 export type CreateMessageReminderParams = NonNullable<operations["create-message-reminder"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /reminders (create-message-reminder). */
 export type CreateMessageReminderResponse = operations["create-message-reminder"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /reminders (create-message-reminder), by status (`2XX`, `default` as written). */
+export type CreateMessageReminderResponses = {
+    "200": operations["create-message-reminder"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /reminders (create-message-reminder), by status. */
+export type CreateMessageReminderErrorResponses = {
+    "400": operations["create-message-reminder"]["responses"][400]["content"]["application/json"];
+    "401": operations["create-message-reminder"]["responses"][401]["content"]["application/json"];
+    "405": operations["create-message-reminder"]["responses"][405]["content"]["application/json"];
+    "500": operations["create-message-reminder"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /reminders (create-message-reminder), by status (names in lower case). */
+export type CreateMessageReminderResponseHeaders = {
+    "200": LowerCaseKeys<operations["create-message-reminder"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of PATCH /scheduled_messages/{scheduled_message_id} (update-scheduled-message), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateScheduledMessageParams = operations["update-scheduled-message"]["parameters"]["path"] & NonNullable<operations["update-scheduled-message"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of PATCH /scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
 export type UpdateScheduledMessageResponse = operations["update-scheduled-message"]["responses"][200]["content"]["application/json"];
+/** Success bodies of PATCH /scheduled_messages/{scheduled_message_id} (update-scheduled-message), by status (`2XX`, `default` as written). */
+export type UpdateScheduledMessageResponses = {
+    "200": operations["update-scheduled-message"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of PATCH /scheduled_messages/{scheduled_message_id} (update-scheduled-message), by status. */
+export type UpdateScheduledMessageErrorResponses = {
+    "400": operations["update-scheduled-message"]["responses"][400]["content"]["application/json"];
+    "401": operations["update-scheduled-message"]["responses"][401]["content"]["application/json"];
+    "405": operations["update-scheduled-message"]["responses"][405]["content"]["application/json"];
+    "500": operations["update-scheduled-message"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of PATCH /scheduled_messages/{scheduled_message_id} (update-scheduled-message), by status (names in lower case). */
+export type UpdateScheduledMessageResponseHeaders = {
+    "200": LowerCaseKeys<operations["update-scheduled-message"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of PATCH /streams/{stream_id} (update-stream), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateStreamParams = operations["update-stream"]["parameters"]["path"] & NonNullable<operations["update-stream"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of PATCH /streams/{stream_id} (update-stream). */
 export type UpdateStreamResponse = operations["update-stream"]["responses"][200]["content"]["application/json"];
+/** Success bodies of PATCH /streams/{stream_id} (update-stream), by status (`2XX`, `default` as written). */
+export type UpdateStreamResponses = {
+    "200": operations["update-stream"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of PATCH /streams/{stream_id} (update-stream), by status. */
+export type UpdateStreamErrorResponses = {
+    "400": operations["update-stream"]["responses"][400]["content"]["application/json"];
+    "401": operations["update-stream"]["responses"][401]["content"]["application/json"];
+    "405": operations["update-stream"]["responses"][405]["content"]["application/json"];
+    "500": operations["update-stream"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of PATCH /streams/{stream_id} (update-stream), by status (names in lower case). */
+export type UpdateStreamResponseHeaders = {
+    "200": LowerCaseKeys<operations["update-stream"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of POST /user_groups/{user_group_id}/subgroups (update-user-group-subgroups), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateUserGroupSubgroupsParams = operations["update-user-group-subgroups"]["parameters"]["path"] & NonNullable<operations["update-user-group-subgroups"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
 export type UpdateUserGroupSubgroupsResponse = operations["update-user-group-subgroups"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /user_groups/{user_group_id}/subgroups (update-user-group-subgroups), by status (`2XX`, `default` as written). */
+export type UpdateUserGroupSubgroupsResponses = {
+    "200": operations["update-user-group-subgroups"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /user_groups/{user_group_id}/subgroups (update-user-group-subgroups), by status. */
+export type UpdateUserGroupSubgroupsErrorResponses = {
+    "400": operations["update-user-group-subgroups"]["responses"][400]["content"]["application/json"];
+    "401": operations["update-user-group-subgroups"]["responses"][401]["content"]["application/json"];
+    "405": operations["update-user-group-subgroups"]["responses"][405]["content"]["application/json"];
+    "500": operations["update-user-group-subgroups"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /user_groups/{user_group_id}/subgroups (update-user-group-subgroups), by status (names in lower case). */
+export type UpdateUserGroupSubgroupsResponseHeaders = {
+    "200": LowerCaseKeys<operations["update-user-group-subgroups"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of POST /user_uploads (upload-file), decoded: path, query, header, cookie and body fields in one object. */
 export type UploadFileParams = Omit<NonNullable<operations["upload-file"]["requestBody"]>["content"]["multipart/form-data"], "file"> & { file: UploadFile };
 /** Success body of POST /user_uploads (upload-file). */
 export type UploadFileResponse = operations["upload-file"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /user_uploads (upload-file), by status (`2XX`, `default` as written). */
+export type UploadFileResponses = {
+    "200": operations["upload-file"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /user_uploads (upload-file), by status. */
+export type UploadFileErrorResponses = {
+    "400": operations["upload-file"]["responses"][400]["content"]["application/json"];
+    "401": operations["upload-file"]["responses"][401]["content"]["application/json"];
+    "405": operations["upload-file"]["responses"][405]["content"]["application/json"];
+    "413": operations["upload-file"]["responses"][413]["content"]["application/json"];
+    "500": operations["upload-file"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /user_uploads (upload-file), by status (names in lower case). */
+export type UploadFileResponseHeaders = {
+    "200": LowerCaseKeys<operations["upload-file"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of GET /users/me (get-own-user), decoded: path, query, header, cookie and body fields in one object. */
 export type GetOwnUserParams = Record<string, never>;
 /** Success body of GET /users/me (get-own-user). */
 export type GetOwnUserResponse = operations["get-own-user"]["responses"][200]["content"]["application/json"];
+/** Success bodies of GET /users/me (get-own-user), by status (`2XX`, `default` as written). */
+export type GetOwnUserResponses = {
+    "200": operations["get-own-user"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of GET /users/me (get-own-user), by status. */
+export type GetOwnUserErrorResponses = {
+    "401": operations["get-own-user"]["responses"][401]["content"]["application/json"];
+    "405": operations["get-own-user"]["responses"][405]["content"]["application/json"];
+    "500": operations["get-own-user"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of GET /users/me (get-own-user), by status (names in lower case). */
+export type GetOwnUserResponseHeaders = {
+    "200": LowerCaseKeys<operations["get-own-user"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of POST /users/me/presence (update-presence), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdatePresenceParams = NonNullable<operations["update-presence"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /users/me/presence (update-presence). */
 export type UpdatePresenceResponse = operations["update-presence"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /users/me/presence (update-presence), by status (`2XX`, `default` as written). */
+export type UpdatePresenceResponses = {
+    "200": operations["update-presence"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /users/me/presence (update-presence), by status. */
+export type UpdatePresenceErrorResponses = {
+    "400": operations["update-presence"]["responses"][400]["content"]["application/json"];
+    "401": operations["update-presence"]["responses"][401]["content"]["application/json"];
+    "405": operations["update-presence"]["responses"][405]["content"]["application/json"];
+    "500": operations["update-presence"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /users/me/presence (update-presence), by status (names in lower case). */
+export type UpdatePresenceResponseHeaders = {
+    "200": LowerCaseKeys<operations["update-presence"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of POST /users/me/status (update-status), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateStatusParams = NonNullable<operations["update-status"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of POST /users/me/status (update-status). */
 export type UpdateStatusResponse = operations["update-status"]["responses"][200]["content"]["application/json"];
+/** Success bodies of POST /users/me/status (update-status), by status (`2XX`, `default` as written). */
+export type UpdateStatusResponses = {
+    "200": operations["update-status"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of POST /users/me/status (update-status), by status. */
+export type UpdateStatusErrorResponses = {
+    "400": operations["update-status"]["responses"][400]["content"]["application/json"];
+    "401": operations["update-status"]["responses"][401]["content"]["application/json"];
+    "405": operations["update-status"]["responses"][405]["content"]["application/json"];
+    "500": operations["update-status"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of POST /users/me/status (update-status), by status (names in lower case). */
+export type UpdateStatusResponseHeaders = {
+    "200": LowerCaseKeys<operations["update-status"]["responses"][200]["headers"]>;
+};
 
 /** Parameters of PATCH /users/{user_id} (update-user), decoded: path, query, header, cookie and body fields in one object. */
 export type UpdateUserParams = operations["update-user"]["parameters"]["path"] & NonNullable<operations["update-user"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
 /** Success body of PATCH /users/{user_id} (update-user). */
 export type UpdateUserResponse = operations["update-user"]["responses"][200]["content"]["application/json"];
+/** Success bodies of PATCH /users/{user_id} (update-user), by status (`2XX`, `default` as written). */
+export type UpdateUserResponses = {
+    "200": operations["update-user"]["responses"][200]["content"]["application/json"];
+};
+/** Error bodies of PATCH /users/{user_id} (update-user), by status. */
+export type UpdateUserErrorResponses = {
+    "400": operations["update-user"]["responses"][400]["content"]["application/json"];
+    "401": operations["update-user"]["responses"][401]["content"]["application/json"];
+    "405": operations["update-user"]["responses"][405]["content"]["application/json"];
+    "500": operations["update-user"]["responses"][500]["content"]["application/json"];
+};
+/** Declared response headers of PATCH /users/{user_id} (update-user), by status (names in lower case). */
+export type UpdateUserResponseHeaders = {
+    "200": LowerCaseKeys<operations["update-user"]["responses"][200]["headers"]>;
+};

@@ -25,9 +25,10 @@ import type {
   UpdateStatusParams,
   UpdateUserParams,
 } from './types.js';
-import type { Decoded, Failure, Issue, RawRequest, ValidateOptions } from './validators-runtime.js';
+import type { Decoded, Failure, Issue, RawRequest, ResponseCheck, ResponseTable, ValidateOptions } from './validators-runtime.js';
 import {
   INVALID_JSON,
+  checkResponse,
   codePointLength,
   invalid,
   invalidFrom,
@@ -39,13 +40,14 @@ import {
   prefixFailures,
   repeated,
   repeatedElements,
+  responseValidatorTables,
   singleFile,
   unsupportedParameters,
   validateWith,
   wrongFileCount,
 } from './validators-runtime.js';
 
-export type { Decoded, DecodeError, Issue, RawRequest, ValidateOptions } from './validators-runtime.js';
+export type { Decoded, DecodeError, Issue, RawRequest, ResponseCheck, ValidateOptions } from './validators-runtime.js';
 
 const PARAMETERS_1 = new Set<string>([]);
 const matches1 = (v: unknown, strict: boolean): boolean => {
@@ -2036,6 +2038,72 @@ const matchesUploadResult = (v: unknown, strict: boolean): boolean => {
         if (k1 !== "url" && k1 !== "uri" && k1 !== "filename") {
           return false;
         }
+      }
+    }
+  }
+  return true;
+};
+const matches15 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const d1 = o1["code"];
+    switch (d1) {
+      case "BAD_REQUEST": {
+        if (!matchesBadRequestError(v, strict)) return false;
+        break;
+      }
+      case "INVITATION_FAILED": {
+        if (!matchesInvitationFailedError(v, strict)) return false;
+        break;
+      }
+      default: {
+        return false;
+      }
+    }
+  }
+  return true;
+};
+const matches16 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const d1 = o1["code"];
+    switch (d1) {
+      case "BAD_REQUEST": {
+        if (!matchesBadRequestError(v, strict)) return false;
+        break;
+      }
+      case "REACTION_DOES_NOT_EXIST": {
+        if (!matchesReactionDoesNotExistError(v, strict)) return false;
+        break;
+      }
+      default: {
+        return false;
+      }
+    }
+  }
+  return true;
+};
+const matches17 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    return false;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const d1 = o1["code"];
+    switch (d1) {
+      case "BAD_REQUEST": {
+        if (!matchesBadRequestError(v, strict)) return false;
+        break;
+      }
+      case "STREAM_DOES_NOT_EXIST": {
+        if (!matchesStreamDoesNotExistError(v, strict)) return false;
+        break;
+      }
+      default: {
+        return false;
       }
     }
   }
@@ -5870,6 +5938,108 @@ function errorBody(v: unknown, out: Failure[], all: boolean, strict: boolean): v
   }
 }
 
+/** Body of 400 application/json of send-invites. */
+function responseSendInvites400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches15(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const d1 = o1["code"];
+    switch (d1) {
+      case "BAD_REQUEST": {
+        const n1 = out.length;
+        schemaBadRequestError(v, out, all, strict);
+        if (out.length !== n1) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "INVITATION_FAILED": {
+        const n2 = out.length;
+        schemaInvitationFailedError(v, out, all, strict);
+        if (out.length !== n2) {
+          if (!all) return;
+        }
+        break;
+      }
+      default: {
+        out.push({ path: ".code", message: "must be one of \"BAD_REQUEST\", \"INVITATION_FAILED\"", rule: "discriminator" });
+        if (!all) return;
+      }
+    }
+  }
+}
+
+/** Body of 400 application/json of remove-reaction. */
+function responseRemoveReaction400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches16(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const d1 = o1["code"];
+    switch (d1) {
+      case "BAD_REQUEST": {
+        const n1 = out.length;
+        schemaBadRequestError(v, out, all, strict);
+        if (out.length !== n1) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "REACTION_DOES_NOT_EXIST": {
+        const n2 = out.length;
+        schemaReactionDoesNotExistError(v, out, all, strict);
+        if (out.length !== n2) {
+          if (!all) return;
+        }
+        break;
+      }
+      default: {
+        out.push({ path: ".code", message: "must be one of \"BAD_REQUEST\", \"REACTION_DOES_NOT_EXIST\"", rule: "discriminator" });
+        if (!all) return;
+      }
+    }
+  }
+}
+
+/** Body of 400 application/json of update-scheduled-message. */
+function responseUpdateScheduledMessage400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matches17(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const o1 = v as Record<string, unknown>;
+    const d1 = o1["code"];
+    switch (d1) {
+      case "BAD_REQUEST": {
+        const n1 = out.length;
+        schemaBadRequestError(v, out, all, strict);
+        if (out.length !== n1) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "STREAM_DOES_NOT_EXIST": {
+        const n2 = out.length;
+        schemaStreamDoesNotExistError(v, out, all, strict);
+        if (out.length !== n2) {
+          if (!all) return;
+        }
+        break;
+      }
+      default: {
+        out.push({ path: ".code", message: "must be one of \"BAD_REQUEST\", \"STREAM_DOES_NOT_EXIST\"", rule: "discriminator" });
+        if (!all) return;
+      }
+    }
+  }
+}
+
 /** Decodes the parameters of POST /api/v1/calls/videocall/create (create-video-call). */
 export function decodeCreateVideoCall(raw: RawRequest): Decoded<CreateVideoCallParams> {
   const value: Record<string, unknown> = {};
@@ -7166,6 +7336,191 @@ export const responseValidators: {
   updateStatus: validateUpdateStatusResponse,
   updateUser: validateUpdateUserResponse,
 };
+
+/**
+ * Every declared response of each operation: status key (`200`, `2XX`,
+ * `default`, `404`, ...), then media type, then its check (`null`: a body
+ * that is not JSON, nothing to check). A response without a body lists no
+ * media types.
+ */
+const responseTables: { readonly [K in OperationName]: ResponseTable } = {
+  createVideoCall: {
+    "200": { "application/json": responseCreateVideoCall },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  updateChannelFolder: {
+    "200": { "application/json": responseUpdateChannelFolder },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  fetchApiKey: {
+    "200": { "application/json": responseFetchApiKey },
+    "400": { "application/json": schemaBadRequestError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "429": { "application/json": schemaRateLimitError },
+    "500": { "application/json": schemaInternalError },
+  },
+  sendInvites: {
+    "200": { "application/json": responseSendInvites },
+    "400": { "application/json": responseSendInvites400 },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  markTopicAsRead: {
+    "200": { "application/json": responseMarkTopicAsRead },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  updateMessageFlagsForNarrow: {
+    "200": { "application/json": responseUpdateMessageFlagsForNarrow },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  getMessage: {
+    "200": { "application/json": responseGetMessage },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  getMessageHistory: {
+    "200": { "application/json": responseGetMessageHistory },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  removeReaction: {
+    "200": { "application/json": responseRemoveReaction },
+    "400": { "application/json": responseRemoveReaction400 },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  reportMessage: {
+    "200": { "application/json": responseReportMessage },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  updateRealmDomain: {
+    "200": { "application/json": responseUpdateRealmDomain },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  getLinkifiers: {
+    "200": { "application/json": responseGetLinkifiers },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  addCodePlayground: {
+    "200": { "application/json": responseAddCodePlayground },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  createMessageReminder: {
+    "200": { "application/json": responseCreateMessageReminder },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  updateScheduledMessage: {
+    "200": { "application/json": responseUpdateScheduledMessage },
+    "400": { "application/json": responseUpdateScheduledMessage400 },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  updateStream: {
+    "200": { "application/json": responseUpdateStream },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  updateUserGroupSubgroups: {
+    "200": { "application/json": responseUpdateUserGroupSubgroups },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  uploadFile: {
+    "200": { "application/json": responseUploadFile },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "413": { "application/json": schemaRequestTooLargeError },
+    "500": { "application/json": schemaInternalError },
+  },
+  getOwnUser: {
+    "200": { "application/json": responseGetOwnUser },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  updatePresence: {
+    "200": { "application/json": responseUpdatePresence },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  updateStatus: {
+    "200": { "application/json": responseUpdateStatus },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+  updateUser: {
+    "200": { "application/json": responseUpdateUser },
+    "400": { "application/json": schemaBadRequestError },
+    "401": { "application/json": schemaUnauthorizedError },
+    "405": { "application/json": schemaMethodNotAllowedError },
+    "500": { "application/json": schemaInternalError },
+  },
+};
+
+/**
+ * Checks a response body of `operation` against the response `status`
+ * selects (the status, else its `NXX` range, else `default`) and its
+ * `mediaType` (as received; `undefined`: the response's first). `undefined`
+ * when no response is declared for the status; `[]` for a valid body, a body
+ * that is not JSON, or a response declared without a body; one issue when the
+ * media type is not declared for the status.
+ */
+export function validateResponse(
+  operation: OperationName,
+  status: number,
+  mediaType: string | undefined,
+  body: unknown,
+  options?: ValidateOptions,
+): Issue[] | undefined {
+  return checkResponse(responseTables[operation], status, mediaType, body, options);
+}
+
+/** The same checks as `(body, options) => Issue[]`, by operation, status key and media type. */
+export const responseBodyValidators: {
+  readonly [K in OperationName]: Readonly<Record<string, Readonly<Record<string, ResponseCheck>>>>;
+} = responseValidatorTables(responseTables);
 
 export type SchemaName =
   | "BadRequestError"

@@ -15,6 +15,8 @@ export interface RawRequest {
   /** Cookies of the `Cookie` header by name, values percent-decoded; a cookie sent more than once arrives as an array. */
   cookies?: Record<string, string | string[]>;
   files?: { field: string; filename: string; contentType: string; data: Uint8Array }[];
+  /** A whole request body (`RequestBodyModel.mode` `whole`): the parsed JSON value, the text of a text body, or the bytes of any other. */
+  content?: { mediaType: string; value: unknown };
 }
 
 export interface DecodeError {
@@ -491,4 +493,108 @@ export function invalid(parameter: string, rule: string, path: string, message: 
 
 export function invalidFrom(parameter: string, found: Failure, prefix: string): DecodeFailure {
   return invalid(parameter, found.rule, prefix + found.path, found.message);
+}
+
+// ---------------------------------------------------------------------------
+// Response bodies by status and media type, and whole request bodies.
+
+/** Checks one response body; `[]` when it is valid. */
+export type ResponseCheck = (body: unknown, options?: ValidateOptions) => Issue[];
+
+/**
+ * The responses of one operation: status key (`200`, `2XX`, `default`, ...)
+ * to media type (lower case, as declared) to its check, `null` for a body
+ * that is not JSON (text or bytes: nothing to check). A response without a
+ * body has no media types.
+ */
+export type ResponseTable = Readonly<Record<string, Readonly<Record<string, CheckFunction | null>>>>;
+
+/** The media type of a `Content-Type` value: lower case, without parameters. */
+export function mediaTypeOf(contentType: string): string {
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/**
+ * The index in `declared` of the media type that takes `received`: the same
+ * type, else a declared `type/*`, else a declared `*\/*`; -1 when none does.
+ */
+export function matchMediaType(received: string, declared: readonly string[]): number {
+  const type = mediaTypeOf(received);
+  const exact = declared.indexOf(type);
+  if (exact !== -1) return exact;
+  const slash = type.indexOf('/');
+  const range = declared.indexOf(slash === -1 ? type : type.slice(0, slash) + '/*');
+  return range !== -1 ? range : declared.indexOf('*/*');
+}
+
+/** The response a status selects: the exact status, else its `NXX` range, else `default`. */
+export function selectResponse<T>(table: Readonly<Record<string, T>>, status: number): T | undefined {
+  const key = String(status);
+  if (Object.hasOwn(table, key)) return table[key];
+  const range = `${key.charAt(0)}XX`;
+  if (Object.hasOwn(table, range)) return table[range];
+  return Object.hasOwn(table, 'default') ? table.default : undefined;
+}
+
+/**
+ * Checks a response body against the response its status selects:
+ * `undefined` when the operation declares none for the status; `[]` for a
+ * response without a body (whatever came) or a body that is not JSON; one
+ * issue when the media type is not declared for the status.
+ */
+export function checkResponse(
+  table: ResponseTable,
+  status: number,
+  mediaType: string | undefined,
+  body: unknown,
+  options: ValidateOptions | undefined,
+): Issue[] | undefined {
+  const response = selectResponse(table, status);
+  if (response === undefined) return undefined;
+  const types = Object.keys(response);
+  if (types.length === 0) return [];
+  const index = mediaType === undefined ? 0 : matchMediaType(mediaType, types);
+  if (index === -1) return [{ path: '$', message: `media type \`${mediaTypeOf(mediaType!)}\` is not declared for status ${status}` }];
+  const check = response[types[index]!];
+  return check == null ? [] : validateWith(check, body, options);
+}
+
+/** The published form of response tables: every check as `(body, options) => Issue[]`. */
+export function responseValidatorTables<K extends string>(
+  tables: Readonly<Record<K, ResponseTable>>,
+): { readonly [O in K]: Readonly<Record<string, Readonly<Record<string, ResponseCheck>>>> } {
+  const none: ResponseCheck = () => [];
+  const result = {} as Record<K, Record<string, Record<string, ResponseCheck>>>;
+  for (const operation of Object.keys(tables) as K[]) {
+    const byStatus: Record<string, Record<string, ResponseCheck>> = {};
+    for (const [status, media] of Object.entries(tables[operation])) {
+      const byType: Record<string, ResponseCheck> = {};
+      for (const [type, check] of Object.entries(media)) {
+        byType[type] = check === null ? none : (body, options) => validateWith(check, body, options);
+      }
+      byStatus[status] = byType;
+    }
+    result[operation] = byStatus;
+  }
+  return result;
+}
+
+/** A whole request body sent with a media type the operation does not take (servers answer 415). */
+export function unsupportedMediaType(parameter: string, mediaType: string): DecodeFailure {
+  return failure(parameter, 'mediaType', `Unsupported media type "${mediaTypeOf(mediaType)}" for the request body`);
+}
+
+/** A whole text body that is not text, or a binary body that is not bytes (the caller handed over the wrong shape). */
+export function wrongBodyShape(parameter: string, expected: 'text' | 'bytes'): DecodeFailure {
+  return failure(parameter, 'type', `Invalid parameter "${parameter}": the body must be ${expected}`);
+}
+
+/** Every file sent in field `name`, in order. */
+export function fileList(raw: RawRequest, name: string): DecodedFile[] {
+  const found: DecodedFile[] = [];
+  for (const file of raw.files ?? []) {
+    if (file.field === name) found.push({ filename: file.filename, contentType: file.contentType, data: file.data });
+  }
+  return found;
 }

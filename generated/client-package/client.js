@@ -7,7 +7,7 @@ const operations = {
         method: 'POST',
         path: '/calls/videocall/create',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'none',
         featureLevel: 493,
         params: [],
@@ -17,7 +17,7 @@ const operations = {
         method: 'PATCH',
         path: '/channel_folders/{channel_folder_id}',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         featureLevel: 389,
         params: [
@@ -31,7 +31,7 @@ const operations = {
     fetchApiKey: {
         method: 'POST',
         path: '/fetch_api_key',
-        responses: { '200': [['application/json', 'json']], '400': [], '405': [], '429': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '405': [['application/json', 'json']], '429': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         params: [
             { name: 'username', in: 'body', encoding: 'plain' },
@@ -43,7 +43,7 @@ const operations = {
         method: 'POST',
         path: '/invites',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         params: [
             { name: 'invitee_emails', in: 'body', encoding: 'plain' },
@@ -61,7 +61,7 @@ const operations = {
         method: 'POST',
         path: '/mark_topic_as_read',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         params: [
             { name: 'stream_id', in: 'body', encoding: 'plain' },
@@ -73,7 +73,7 @@ const operations = {
         method: 'POST',
         path: '/messages/flags/narrow',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         featureLevel: 155,
         params: [
@@ -91,7 +91,7 @@ const operations = {
         method: 'GET',
         path: '/messages/{message_id}',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'none',
         params: [
             { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -104,7 +104,7 @@ const operations = {
         method: 'GET',
         path: '/messages/{message_id}/history',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'none',
         params: [
             { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -116,7 +116,7 @@ const operations = {
         method: 'DELETE',
         path: '/messages/{message_id}/reactions',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         params: [
             { name: 'message_id', in: 'path', encoding: 'plain' },
@@ -130,7 +130,7 @@ const operations = {
         method: 'POST',
         path: '/messages/{message_id}/report',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         featureLevel: 382,
         params: [
@@ -144,7 +144,7 @@ const operations = {
         method: 'PATCH',
         path: '/realm/domains/{domain}',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         params: [
             { name: 'domain', in: 'path', encoding: 'plain' },
@@ -156,7 +156,7 @@ const operations = {
         method: 'GET',
         path: '/realm/linkifiers',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'none',
         featureLevel: 54,
         params: [],
@@ -166,7 +166,7 @@ const operations = {
         method: 'POST',
         path: '/realm/playgrounds',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         featureLevel: 49,
         params: [
@@ -180,7 +180,7 @@ const operations = {
         method: 'POST',
         path: '/reminders',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         featureLevel: 381,
         params: [
@@ -194,7 +194,7 @@ const operations = {
         method: 'PATCH',
         path: '/scheduled_messages/{scheduled_message_id}',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         featureLevel: 184,
         params: [
@@ -211,7 +211,7 @@ const operations = {
         method: 'PATCH',
         path: '/streams/{stream_id}',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         params: [
             { name: 'stream_id', in: 'path', encoding: 'plain' },
@@ -237,7 +237,7 @@ const operations = {
         method: 'POST',
         path: '/user_groups/{user_group_id}/subgroups',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         featureLevel: 127,
         params: [
@@ -251,7 +251,7 @@ const operations = {
         method: 'POST',
         path: '/user_uploads',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '413': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '413': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'multipart',
         params: [
             { name: 'file', in: 'body', encoding: 'file' },
@@ -262,7 +262,7 @@ const operations = {
         method: 'GET',
         path: '/users/me',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'none',
         params: [],
         newerFields: [['date_joined', 475], ['delivery_email', 163], ['ignored_parameters_unsupported', 167], ['is_imported_stub', 433], ['role', 60]],
@@ -271,7 +271,7 @@ const operations = {
         method: 'POST',
         path: '/users/me/presence',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         params: [
             { name: 'status', in: 'body', encoding: 'plain' },
@@ -287,7 +287,7 @@ const operations = {
         method: 'POST',
         path: '/users/me/status',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         params: [
             { name: 'status_text', in: 'body', encoding: 'plain' },
@@ -302,7 +302,7 @@ const operations = {
         method: 'PATCH',
         path: '/users/{user_id}',
         security: [['basicAuth']],
-        responses: { '200': [['application/json', 'json']], '400': [], '401': [], '405': [], '500': [] },
+        responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
         body: 'form',
         params: [
             { name: 'user_id', in: 'path', encoding: 'plain' },

@@ -21,6 +21,11 @@ export interface RawRequest {
         contentType: string;
         data: Uint8Array;
     }[];
+    /** A whole request body (`RequestBodyModel.mode` `whole`): the parsed JSON value, the text of a text body, or the bytes of any other. */
+    content?: {
+        mediaType: string;
+        value: unknown;
+    };
 }
 export interface DecodeError {
     code: 'BAD_REQUEST';
@@ -166,4 +171,39 @@ export declare function wrongFileCount(parameter: string, count: number): Decode
 /** A failed check on a parameter; `path` locates the value inside it (`""` for the parameter itself). */
 export declare function invalid(parameter: string, rule: string, path: string, message: string): DecodeFailure;
 export declare function invalidFrom(parameter: string, found: Failure, prefix: string): DecodeFailure;
+/** Checks one response body; `[]` when it is valid. */
+export type ResponseCheck = (body: unknown, options?: ValidateOptions) => Issue[];
+/**
+ * The responses of one operation: status key (`200`, `2XX`, `default`, ...)
+ * to media type (lower case, as declared) to its check, `null` for a body
+ * that is not JSON (text or bytes: nothing to check). A response without a
+ * body has no media types.
+ */
+export type ResponseTable = Readonly<Record<string, Readonly<Record<string, CheckFunction | null>>>>;
+/** The media type of a `Content-Type` value: lower case, without parameters. */
+export declare function mediaTypeOf(contentType: string): string;
+/**
+ * The index in `declared` of the media type that takes `received`: the same
+ * type, else a declared `type/*`, else a declared `*\/*`; -1 when none does.
+ */
+export declare function matchMediaType(received: string, declared: readonly string[]): number;
+/** The response a status selects: the exact status, else its `NXX` range, else `default`. */
+export declare function selectResponse<T>(table: Readonly<Record<string, T>>, status: number): T | undefined;
+/**
+ * Checks a response body against the response its status selects:
+ * `undefined` when the operation declares none for the status; `[]` for a
+ * response without a body (whatever came) or a body that is not JSON; one
+ * issue when the media type is not declared for the status.
+ */
+export declare function checkResponse(table: ResponseTable, status: number, mediaType: string | undefined, body: unknown, options: ValidateOptions | undefined): Issue[] | undefined;
+/** The published form of response tables: every check as `(body, options) => Issue[]`. */
+export declare function responseValidatorTables<K extends string>(tables: Readonly<Record<K, ResponseTable>>): {
+    readonly [O in K]: Readonly<Record<string, Readonly<Record<string, ResponseCheck>>>>;
+};
+/** A whole request body sent with a media type the operation does not take (servers answer 415). */
+export declare function unsupportedMediaType(parameter: string, mediaType: string): DecodeFailure;
+/** A whole text body that is not text, or a binary body that is not bytes (the caller handed over the wrong shape). */
+export declare function wrongBodyShape(parameter: string, expected: 'text' | 'bytes'): DecodeFailure;
+/** Every file sent in field `name`, in order. */
+export declare function fileList(raw: RawRequest, name: string): DecodedFile[];
 export {};

@@ -449,3 +449,84 @@ export function invalid(parameter, rule, path, message) {
 export function invalidFrom(parameter, found, prefix) {
     return invalid(parameter, found.rule, prefix + found.path, found.message);
 }
+/** The media type of a `Content-Type` value: lower case, without parameters. */
+export function mediaTypeOf(contentType) {
+    const semicolon = contentType.indexOf(';');
+    return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+/**
+ * The index in `declared` of the media type that takes `received`: the same
+ * type, else a declared `type/*`, else a declared `*\/*`; -1 when none does.
+ */
+export function matchMediaType(received, declared) {
+    const type = mediaTypeOf(received);
+    const exact = declared.indexOf(type);
+    if (exact !== -1)
+        return exact;
+    const slash = type.indexOf('/');
+    const range = declared.indexOf(slash === -1 ? type : type.slice(0, slash) + '/*');
+    return range !== -1 ? range : declared.indexOf('*/*');
+}
+/** The response a status selects: the exact status, else its `NXX` range, else `default`. */
+export function selectResponse(table, status) {
+    const key = String(status);
+    if (Object.hasOwn(table, key))
+        return table[key];
+    const range = `${key.charAt(0)}XX`;
+    if (Object.hasOwn(table, range))
+        return table[range];
+    return Object.hasOwn(table, 'default') ? table.default : undefined;
+}
+/**
+ * Checks a response body against the response its status selects:
+ * `undefined` when the operation declares none for the status; `[]` for a
+ * response without a body (whatever came) or a body that is not JSON; one
+ * issue when the media type is not declared for the status.
+ */
+export function checkResponse(table, status, mediaType, body, options) {
+    const response = selectResponse(table, status);
+    if (response === undefined)
+        return undefined;
+    const types = Object.keys(response);
+    if (types.length === 0)
+        return [];
+    const index = mediaType === undefined ? 0 : matchMediaType(mediaType, types);
+    if (index === -1)
+        return [{ path: '$', message: `media type \`${mediaTypeOf(mediaType)}\` is not declared for status ${status}` }];
+    const check = response[types[index]];
+    return check == null ? [] : validateWith(check, body, options);
+}
+/** The published form of response tables: every check as `(body, options) => Issue[]`. */
+export function responseValidatorTables(tables) {
+    const none = () => [];
+    const result = {};
+    for (const operation of Object.keys(tables)) {
+        const byStatus = {};
+        for (const [status, media] of Object.entries(tables[operation])) {
+            const byType = {};
+            for (const [type, check] of Object.entries(media)) {
+                byType[type] = check === null ? none : (body, options) => validateWith(check, body, options);
+            }
+            byStatus[status] = byType;
+        }
+        result[operation] = byStatus;
+    }
+    return result;
+}
+/** A whole request body sent with a media type the operation does not take (servers answer 415). */
+export function unsupportedMediaType(parameter, mediaType) {
+    return failure(parameter, 'mediaType', `Unsupported media type "${mediaTypeOf(mediaType)}" for the request body`);
+}
+/** A whole text body that is not text, or a binary body that is not bytes (the caller handed over the wrong shape). */
+export function wrongBodyShape(parameter, expected) {
+    return failure(parameter, 'type', `Invalid parameter "${parameter}": the body must be ${expected}`);
+}
+/** Every file sent in field `name`, in order. */
+export function fileList(raw, name) {
+    const found = [];
+    for (const file of raw.files ?? []) {
+        if (file.field === name)
+            found.push({ filename: file.filename, contentType: file.contentType, data: file.data });
+    }
+    return found;
+}

@@ -111,7 +111,7 @@ function bodyFields(ctx: BuildContext, schemas: SchemaConverter, media: RawNode,
   if (schema.kind !== 'object') return [];
   const encodings = media.encoding === undefined ? {} : ctx.record(media, 'encoding', 'a map of property encodings');
   for (const name of Object.keys(encodings)) {
-    if (!schema.properties.some((p) => p.name === name)) ctx.fail(encodings, name, `encoding names unknown property \`${name}\``);
+    if (!schema.properties.some((p) => p.name === name)) ctx.warn(encodings, name, `encoding names unknown property \`${name}\`; it is ignored`);
   }
   const multipart = content.kind === 'multipart';
   return schema.properties.map((property): Draft => {

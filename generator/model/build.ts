@@ -105,7 +105,7 @@ function buildOperations(
     const servers = operationServers(ctx, doc, item, node, base);
     const security = operationSecurity(ctx, doc, node, securitySchemes);
     const input = buildParameters(ctx, schemas, operation, item, path);
-    const { success, errors } = buildResponses(ctx, schemas, node);
+    const { success, successes, errors } = buildResponses(ctx, schemas, node);
     const tags = node.tags ?? [];
     if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) ctx.fail(node, 'tags', '`tags` must be a list of names');
     return {
@@ -123,7 +123,7 @@ function buildOperations(
       body: input.body,
       ...(input.requestBody ? { requestBody: input.requestBody } : {}),
       success,
-      successes: [success],
+      successes,
       errors,
       requestExamples: input.requestExamples,
       source: ctx.locate(node),

@@ -259,6 +259,11 @@ export interface ResponseModel {
   headers: ResponseHeader[];
   /** Examples of the first JSON body. */
   examples: Example[];
+  /**
+   * The success of an operation that declares none (only error responses):
+   * not in the document; status 204, no body, no headers.
+   */
+  synthetic?: true;
 }
 
 export interface ResponseContent {

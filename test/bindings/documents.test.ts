@@ -144,6 +144,16 @@ function requestFor(model: ApiModel, operation: Operation): InjectOptions {
     const value = content.examples[0]?.value ?? sampleValue(content.schema, model);
     headers['content-type'] = content.mediaType.includes('*') ? 'application/octet-stream' : content.mediaType;
     options.payload = content.kind === 'json' ? JSON.stringify(value) : typeof value === 'string' ? value : JSON.stringify(value ?? '');
+  } else if (fields.length > 0 && body?.contents[0]?.kind === 'multipart') {
+    // Required fields and files as one multipart body (a one-byte file each).
+    const boundary = 'teamchat-fixture-boundary';
+    const parts = fields.map((field) =>
+      field.encoding === 'file'
+        ? `--${boundary}\r\nContent-Disposition: form-data; name="${field.name}"; filename="${field.name}.bin"\r\nContent-Type: application/octet-stream\r\n\r\nx\r\n`
+        : `--${boundary}\r\nContent-Disposition: form-data; name="${field.name}"\r\n\r\n${plainText(field, sampleValue(field.schema, model))}\r\n`,
+    );
+    headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+    options.payload = `${parts.join('')}--${boundary}--\r\n`;
   } else if (fields.length > 0 && fields.every((field) => field.encoding !== 'file')) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
     options.payload = new URLSearchParams(fields.map((field) => [field.name, plainText(field, sampleValue(field.schema, model))])).toString();

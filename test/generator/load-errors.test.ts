@@ -15,7 +15,7 @@ const cases: [string, { file: string; line: number; message: string }][] = [
   ['unknown-security-scheme', { file: 'spec/openapi.yaml', line: 11, message: 'security requirement names `tokn`, which `components.securitySchemes` does not declare' }],
   ['body-without-media-type', { file: 'spec/openapi.yaml', line: 9, message: 'a request body needs at least one media type' }],
   ['feature-level-text', { file: 'spec/openapi.yaml', line: 8, message: '`x-feature-level` must be a non-negative integer' }],
-  ['encoding-unknown-field', { file: 'spec/openapi.yaml', line: 19, message: 'encoding names unknown property `idz`' }],
+  ['body-media-not-object', { file: 'spec/openapi.yaml', line: 10, message: 'media type `application/json` must be a media type object' }],
 ];
 
 describe('malformed specs stop the run with file and line, writing nothing', () => {

@@ -52,7 +52,7 @@ const cases: [fixture: string, want: Want][] = [
   ['malformed/header-param-component', { file: 'spec/components/parameters/Token.yaml', line: 2, message: 'parameter `X-Token` is `in: header`, whose style is `simple` (found `matrix`)' }],
   // Constructs the model cannot carry.
   ['generator/malformed/body-without-media-type', { file: 'spec/openapi.yaml', line: 9, message: 'a request body needs at least one media type' }],
-  ['generator/malformed/encoding-unknown-field', { file: 'spec/openapi.yaml', line: 19, message: 'encoding names unknown property `idz`' }],
+  ['generator/malformed/body-media-not-object', { file: 'spec/openapi.yaml', line: 10, message: 'media type `application/json` must be a media type object' }],
 ];
 
 /** A project directory as the CLI sees it: the repository's dependencies and templates, a spec, an output folder. */

@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import type { OpenAPI3 } from 'openapi-typescript';
 import { walkDocument } from '../../load/walk.js';
 import { propertyKey } from '../../model/names.js';
-import type { ApiModel, Operation } from '../../model/types.js';
+import type { ApiModel, BodyKind, Operation, OperationError, ResponseModel } from '../../model/types.js';
 import { banner } from '../banner.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { declarations as openapiDeclarations } from './transform.js';
@@ -65,6 +65,14 @@ export function aliases(model: ApiModel, markers = false): string {
       `export type ErrorBody = ${errorTypes.length > 0 ? errorTypes.join(' | ') : 'never'};`,
       'export type ErrorCode = ErrorBody["code"];',
     ].join('\n'),
+    ...(model.operations.some(hasHeaders)
+      ? [
+          [
+            '/** An object type with its keys in lower case (response header names, as Node and fetch give them). */',
+            'export type LowerCaseKeys<T> = { [K in keyof T as K extends string ? Lowercase<K> : K]: T[K] };',
+          ].join('\n'),
+        ]
+      : []),
     ...model.operations.map((operation) => operationAliases(operation, markers)),
   ];
   return `${blocks.join('\n\n')}\n`;
@@ -76,12 +84,74 @@ function operationAliases(operation: Operation, markers: boolean): string {
   const read = (type: string): string => (markers ? `Readable<${type}>` : type);
   const op = `operations[${JSON.stringify(operation.id)}]`;
   const where = docText(`${operation.method.toUpperCase()} ${operation.path} (${operation.id})`);
-  return [
+  const pascal = operation.names.pascal;
+  const lines = [
     `/** Parameters of ${where}, decoded: path, query, header, cookie and body fields in one object. */`,
-    `export type ${operation.names.pascal}Params = ${write(paramsType(operation, op))};`,
-    `/** Success body of ${where}. */`,
-    `export type ${operation.names.pascal}Response = ${read(`${op}["responses"][200]["content"]["application/json"]`)};`,
-  ].join('\n');
+    `export type ${pascal}Params = ${write(paramsType(operation, op))};`,
+    `/** Success body of ${where}${operation.successes.length > 1 ? ` (status ${statusKey(operation.success)})` : ''}. */`,
+    `export type ${pascal}Response = ${read(responseBodyType(op, operation.success))};`,
+  ];
+  lines.push(
+    `/** Success bodies of ${where}, by status (\`2XX\`, \`default\` as written). */`,
+    `export type ${pascal}Responses = ${statusMap(operation.successes, (r) => read(responseBodyType(op, r)))};`,
+    `/** Error bodies of ${where}, by status. */`,
+    `export type ${pascal}ErrorResponses = ${statusMap(operation.errors, (r) => read(responseBodyType(op, r)))};`,
+    `/** Declared response headers of ${where}, by status (names in lower case). */`,
+    `export type ${pascal}ResponseHeaders = ${statusMap(
+      [...operation.successes, ...operation.errors].filter((r) => r.headers.length > 0),
+      (r) => headersType(op, r),
+    )};`,
+  );
+  return lines.join('\n');
+}
+
+/** The key of a response in the document (`200`, `2XX`, `default`). */
+export function statusKey(response: ResponseModel | OperationError): string {
+  return response.statusText ?? String(response.status);
+}
+
+/** A status key as a TypeScript index: `200` for numbers (as openapi-typescript writes them), `"2XX"` otherwise. */
+function indexKey(response: ResponseModel | OperationError): string {
+  const key = statusKey(response);
+  return /^[0-9]+$/.test(key) ? key : JSON.stringify(key);
+}
+
+function hasHeaders(operation: Operation): boolean {
+  return [...operation.successes, ...operation.errors].some((r) => r.headers.length > 0);
+}
+
+function statusMap(responses: readonly (ResponseModel | OperationError)[], type: (r: ResponseModel | OperationError) => string): string {
+  if (responses.length === 0) return 'Record<string, never>';
+  return `{\n${responses.map((r) => `    ${JSON.stringify(statusKey(r))}: ${type(r)};`).join('\n')}\n}`;
+}
+
+/**
+ * The body of one response: its media types' types joined (JSON as
+ * openapi-typescript types it, text as a string, anything else as bytes),
+ * `undefined` without a body. A response the document does not declare (the
+ * synthetic success of an operation with only errors) has no body.
+ */
+function responseBodyType(op: string, response: ResponseModel | OperationError): string {
+  if (response.contents.length === 0) return 'undefined';
+  const response_ = `${op}["responses"][${indexKey(response)}]`;
+  const types = response.contents.map((c) => contentType(`${response_}["content"][${JSON.stringify(c.mediaType)}]`, c.kind));
+  return [...new Set(types)].join(' | ');
+}
+
+/** The TypeScript type of one body of a media type of `kind`, from openapi-typescript's `path` for JSON (and forms). */
+function contentType(path: string, kind: BodyKind): string {
+  switch (kind) {
+    case 'text':
+      return 'string';
+    case 'binary':
+      return 'Blob | Uint8Array';
+    default:
+      return path;
+  }
+}
+
+function headersType(op: string, response: ResponseModel | OperationError): string {
+  return `LowerCaseKeys<${op}["responses"][${indexKey(response)}]["headers"]>`;
 }
 
 function paramsType(operation: Operation, op: string): string {
@@ -109,7 +179,7 @@ function paramsType(operation: Operation, op: string): string {
   }
   const fields = located('body');
   if (fields.length > 0) {
-    const mediaType = operation.body === 'multipart' ? MULTIPART : FORM;
+    const mediaType = operation.requestBody?.contents[0]?.mediaType ?? (operation.body === 'multipart' ? MULTIPART : FORM);
     const body = `NonNullable<${op}["requestBody"]>["content"][${JSON.stringify(mediaType)}]`;
     const files = fields.filter((p) => p.encoding === 'file');
     const keyed = fields.filter((p) => p.key !== undefined && p.encoding !== 'file');
@@ -120,10 +190,21 @@ function paramsType(operation: Operation, op: string): string {
     }
     if (files.length > 0) {
       // openapi-typescript types a binary part as `string`; callers pass file contents.
-      parts.push(`{ ${files.map((p) => `${propertyKey(p.key ?? p.name)}${p.required ? '' : '?'}: UploadFile`).join('; ')} }`);
+      parts.push(`{ ${files.map((p) => `${propertyKey(p.key ?? p.name)}${p.required ? '' : '?'}: ${p.schema.kind === 'array' ? 'UploadFile[]' : 'UploadFile'}`).join('; ')} }`);
     }
   }
+  const whole = wholeBodyType(operation, op);
+  if (whole !== undefined) parts.push(whole);
   return parts.length === 0 ? 'Record<string, never>' : parts.join(' & ');
+}
+
+/** `whole` mode: the body under its parameter name (optional when the body is). */
+function wholeBodyType(operation: Operation, op: string): string | undefined {
+  const body = operation.requestBody;
+  if (body?.mode !== 'whole' || body.parameterName === undefined) return undefined;
+  const content = `NonNullable<${op}["requestBody"]>["content"]`;
+  const types = [...new Set(body.contents.map((c) => contentType(`${content}[${JSON.stringify(c.mediaType)}]`, c.kind)))];
+  return `{ ${propertyKey(body.parameterName)}${body.required ? '' : '?'}: ${types.join(' | ')} }`;
 }
 
 /** Text safe inside a `/** *\/` comment on one line. */

@@ -1,5 +1,6 @@
 import type { ObjectSchema, Operation, Parameter, Schema } from '../../model/types.js';
 import { commentText, ifBlock, indent, isInheritedName, listLiteral, literal } from './code.js';
+import { fileLines, wholeBodyLines } from './body-decoder.js';
 import { emitCheck } from './checks/dispatch.js';
 import { Scope, type EmitContext } from './context.js';
 import { decodeSink } from './sink.js';
@@ -22,6 +23,7 @@ export function decoderBody(operation: Operation, ctx: EmitContext): string[] {
       '}',
     );
   }
+  lines.push(...wholeBodyLines(operation, ctx, scope));
   // Query fields the operation reads besides its parameters' names: the properties of exploded form objects.
   const known = new Set(operation.parameters.map((p) => p.name));
   const deep: string[] = [];
@@ -48,12 +50,7 @@ function styleNote(parameter: Parameter, ctx: EmitContext): string {
 function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope, bodyNames: ReadonlySet<string>): string[] {
   const name = literal(parameter.name);
   const key = parameter.key ?? parameter.name;
-  if (parameter.encoding === 'file') {
-    const found = [`const x = singleFile(raw, ${name});`];
-    return parameter.required
-      ? [...found, `if (typeof x === "number") return wrongFileCount(${name}, x);`, assign(key, 'x')]
-      : [...found, `if (typeof x !== "number") ${assign(key, 'x')}`, `else if (x > 1) return wrongFileCount(${name}, x);`];
-  }
+  if (parameter.encoding === 'file') return fileLines(parameter, ctx);
 
   const present = [...decodeLines(parameter, ctx, scope), assign(key, 'x')];
   const lookup = `const w = ${wireValue(parameter, ctx, bodyNames)};`;

@@ -29,3 +29,39 @@ export function errorBodyCheck(ctx: EmitContext): string[] {
   };
   return checkUnion({ schema, value: 'v', path: [], sink: collectSink, ctx, scope: new Scope(), typeKnown: false });
 }
+
+/** One response of an operation's table: its status key and, per media type, the check function (`null`: not JSON). */
+export interface ResponseEntry {
+  key: string;
+  media: { type: string; fn: string | null }[];
+}
+
+/**
+ * Every declared response of an operation (successes, then errors), each
+ * media type with its check: a named schema's function for a reference, the
+ * primary success's own function for its first JSON body, else a function
+ * of its own (added to `extra`).
+ */
+export function responseTable(
+  operation: Operation,
+  ctx: EmitContext,
+  primary: string,
+  extra: { name: string; comment: string; body: string[] }[],
+): ResponseEntry[] {
+  return [...operation.successes, ...operation.errors].map((response) => {
+    const key = response.statusText ?? String(response.status);
+    let firstJson = response === operation.success;
+    const media = response.contents.map((content, index) => {
+      if (content.kind !== 'json') return { type: content.mediaType, fn: null };
+      if (firstJson) {
+        firstJson = false;
+        return { type: content.mediaType, fn: primary };
+      }
+      if (content.schema.kind === 'ref') return { type: content.mediaType, fn: ctx.schemaFunction(content.schema.name) };
+      const name = `response${operation.names.pascal}${key === 'default' ? 'Default' : key}${index === 0 ? '' : `_${index + 1}`}`;
+      extra.push({ name, comment: `Body of ${key} ${content.mediaType} of ${operation.id}.`, body: buildCheckBody(content.schema, ctx, new Scope()) });
+      return { type: content.mediaType, fn: name };
+    });
+    return { key, media };
+  });
+}

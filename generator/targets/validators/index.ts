@@ -4,7 +4,7 @@ import type { OutputFile, Target, TargetContext } from '../types.js';
 import { commentText, indent, literal } from './code.js';
 import { EmitContext } from './context.js';
 import { decoderBody } from './decoders.js';
-import { buildCheckBody, errorBodyCheck, responseFunction } from './functions.js';
+import { buildCheckBody, errorBodyCheck, responseFunction, responseTable } from './functions.js';
 import { runtimeFile } from '../runtime.js';
 import { loadTemplates } from './templates.js';
 
@@ -17,11 +17,13 @@ const RUNTIME_HELPERS = [
   'SCALAR_NUMBER',
   'SCALAR_STRING',
   'assignedFields',
+  'checkResponse',
   'codePointLength',
   'decodeFields',
   'deepListFields',
   'deepObjectFields',
   'explodedFields',
+  'fileList',
   'headerList',
   'invalid',
   'invalidFrom',
@@ -30,6 +32,7 @@ const RUNTIME_HELPERS = [
   'keySegment',
   'labelList',
   'labelValue',
+  'matchMediaType',
   'matrixAssignments',
   'matrixList',
   'matrixValue',
@@ -43,14 +46,20 @@ const RUNTIME_HELPERS = [
   'prefixFailures',
   'repeated',
   'repeatedElements',
+  'responseValidatorTables',
   'scalarList',
   'scratch',
   'singleFile',
   'splitText',
+  'unsupportedMediaType',
   'unsupportedParameters',
   'validateWith',
+  'wrongBodyShape',
   'wrongFileCount',
 ];
+
+/** Helpers the template itself calls. */
+const ALWAYS = new Set(['validateWith', 'checkResponse', 'responseValidatorTables']);
 
 const ERROR_FUNCTION = 'errorBody';
 
@@ -86,19 +95,29 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
   const errorBody = errorBodyCheck(ctx);
   // One function per named schema, whether or not an operation uses it.
   const schemaEntries = model.schemas.map((named) => ({ key: literal(named.name), fn: ctx.schemaFunction(named.name) }));
+  // Every declared response by status and media type; emitted last, so that adding them renames no earlier function.
+  const tableBodies: { name: string; comment: string; body: string[] }[] = [];
+  const tables = model.operations.map((operation, index) => ({
+    camel: operation.names.camel,
+    responses: responseTable(operation, ctx, operations[index]!.responseFunction, tableBodies).map((entry) => ({
+      key: literal(entry.key),
+      media: entry.media.length === 0 ? '{}' : `{ ${entry.media.map((m) => `${literal(m.type)}: ${m.fn ?? 'null'}`).join(', ')} }`,
+    })),
+  }));
 
   const functions = [
     ...ctx.functions(),
     ...responseBodies,
     { name: ERROR_FUNCTION, comment: 'Any error body, by its code.', body: errorBody },
+    ...tableBodies,
   ].map((fn) => ({ name: fn.name, comment: fn.comment, body: indent(fn.body).join('\n') }));
 
   const code = [ctx.constants.join('\n'), ...functions.map((f) => f.body), ...operations.map((o) => o.decoderBody)].join('\n');
   const view = {
     banner: banner(model, command, 'line'),
     typeImports: model.operations.map((o) => `${o.names.pascal}Params`),
-    runtimeTypes: 'Decoded, Failure, Issue, RawRequest, ValidateOptions',
-    runtimeImports: RUNTIME_HELPERS.filter((name) => name === 'validateWith' || new RegExp(`\\b${name}\\b`).test(code)),
+    runtimeTypes: 'Decoded, Failure, Issue, RawRequest, ResponseCheck, ResponseTable, ValidateOptions',
+    runtimeImports: RUNTIME_HELPERS.filter((name) => ALWAYS.has(name) || new RegExp(`\\b${name}\\b`).test(code)),
     constants: ctx.constants,
     functions,
     operations,
@@ -106,6 +125,7 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
     schemaNames: schemaEntries.map((e) => e.key),
     schemaEntries,
     errorFunction: ERROR_FUNCTION,
+    tables,
   };
   const templates = loadTemplates(templatesDir);
   return { validators: templates.validators(view), runtime: runtimeFile('validators-runtime.ts', model, command) };

@@ -1,0 +1,89 @@
+/**
+ * The request-body part of the generated decoders: a `whole` body (JSON,
+ * text, bytes) read from `raw.content` by its media type, and multipart file
+ * fields (one file, or a list of files). `decoders.ts` calls these.
+ */
+import type { BodyContent, Operation, Parameter } from '../../model/types.js';
+import { commentText, indent, listLiteral, literal } from './code.js';
+import { emitCheck } from './checks/dispatch.js';
+import type { EmitContext, Scope } from './context.js';
+import { decodeSink } from './sink.js';
+
+/**
+ * Statements that decode a `whole` request body into `value[parameterName]`,
+ * returning early on a missing required body, an undeclared media type or a
+ * value its schema refuses; none for an operation without such a body.
+ */
+export function wholeBodyLines(operation: Operation, ctx: EmitContext, scope: Scope): string[] {
+  const body = operation.requestBody;
+  if (body?.mode !== 'whole' || body.parameterName === undefined) return [];
+  const name = body.parameterName;
+  const types = ctx.constant('MEDIA_TYPES', `${listLiteral(body.contents.map((c) => c.mediaType))} as readonly string[]`);
+  const cases = body.contents.flatMap((content, index) => [
+    `case ${index}: {`,
+    ...indent([...contentLines(content, name, ctx, scope), `${assign(name, 'x')}`, 'break;']),
+    '}',
+  ]);
+  const decode = [
+    `switch (matchMediaType(c.mediaType, ${types})) {`,
+    ...indent([...cases, `default:`, `  return unsupportedMediaType(${literal(name)}, c.mediaType);`]),
+    '}',
+  ];
+  return [
+    `// ${commentText(`${name}: the whole body, ${body.contents.map((c) => c.mediaType).join(' | ')}${body.required ? ', required' : ''}`)}`,
+    '{',
+    ...indent([
+      'const c = raw.content;',
+      ...(body.required ? [`if (c === undefined) return missing(${literal(name)});`, ...decode] : ['if (c !== undefined) {', ...indent(decode), '}']),
+    ]),
+    '}',
+  ];
+}
+
+/** `x` from `c.value` for one media type, checked by its kind. */
+function contentLines(content: BodyContent, name: string, ctx: EmitContext, scope: Scope): string[] {
+  const check = (typeKnown: boolean | 'exact'): string[] =>
+    emitCheck({ schema: content.schema, value: 'x', path: [], sink: decodeSink(name), ctx, scope, typeKnown });
+  switch (content.kind) {
+    case 'json':
+      return ['const x = c.value;', ...check(false)];
+    case 'text':
+      return [
+        'const x = c.value;',
+        `if (typeof x !== "string") return wrongBodyShape(${literal(name)}, "text");`,
+        ...(ctx.resolve(content.schema).kind === 'string' ? check('exact') : []),
+      ];
+    case 'binary':
+      return ['const x = c.value;', `if (!(x instanceof Uint8Array)) return wrongBodyShape(${literal(name)}, "bytes");`];
+    default:
+      // A form or multipart body beside other media types: its fields as the server parsed them, unchecked.
+      return ['const x = c.value;'];
+  }
+}
+
+/**
+ * Statements that decode a multipart file field: exactly one file, or (for
+ * an array of binary strings) every file sent under the name.
+ */
+export function fileLines(parameter: Parameter, ctx: EmitContext): string[] {
+  const name = literal(parameter.name);
+  const key = parameter.key ?? parameter.name;
+  if (ctx.resolve(parameter.schema).kind === 'array') {
+    const found = [`const x = fileList(raw, ${name});`];
+    return parameter.required
+      ? [...found, `if (x.length === 0) return missing(${name});`, assign(key, 'x')]
+      : [...found, `if (x.length !== 0) ${assign(key, 'x')}`];
+  }
+  const found = [`const x = singleFile(raw, ${name});`];
+  return parameter.required
+    ? [...found, `if (typeof x === "number") return wrongFileCount(${name}, x);`, assign(key, 'x')]
+    : [...found, `if (typeof x !== "number") ${assign(key, 'x')}`, `else if (x > 1) return wrongFileCount(${name}, x);`];
+}
+
+/** `value[name] = expr`, except that `__proto__` must become an own property, not the prototype. */
+function assign(name: string, expr: string): string {
+  return name === '__proto__'
+    ? `Object.defineProperty(value, "__proto__", { value: ${expr}, enumerable: true, writable: true, configurable: true });`
+    : `value[${literal(name)}] = ${expr};`;
+}
+
