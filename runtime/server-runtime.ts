@@ -401,7 +401,14 @@ export async function registerOperations<User, C = Credential>(
   await app.register(
     async (scope) => {
       await configureScope(scope, settings);
-      for (const binding of bindings) binding.register(scope, settings);
+      // Two operations on one method and path (path keys differing only by a fragment): the first is served.
+      const seen = new Set<string>();
+      for (const binding of bindings) {
+        const key = `${binding.route.method} ${binding.route.path.replace(/:[^/]+/g, ':')}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        binding.register(scope, settings);
+      }
     },
     { prefix },
   );

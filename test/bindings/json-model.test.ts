@@ -175,6 +175,17 @@ describe('server target on a JSON API model', () => {
     expect(scaffold).toContain("throw notImplemented('create-pet has no success example in the spec, and no implementation yet');");
   });
 
+  it('routes path keys that differ only by a fragment to one path, reporting that the first is served', async () => {
+    const model = jsonModel();
+    model.operations.push(
+      operation('list-a', 'get', '/pets#a', [], undefined, { basePath: '/v2', security: [] }),
+      operation('list-b', 'get', '/pets#b', [], undefined, { basePath: '/v2', security: [] }),
+    );
+    const emitted = await runTarget(model, artifactDir());
+    expect(output(emitted, 'generated/server.ts')).toContain("operationId: 'list-b',\n    method: 'GET',\n    path: '/v2/pets',");
+    expect(emitted.reports).toContain('server target: list-b has the method and path of list-a (GET /pets#b); the bindings serve list-a there');
+  });
+
   it('finds the error schema and fills message and status, the rest from the schema', () => {
     expect(findErrorFormat(jsonModel())).toEqual({
       schemaName: 'Error',

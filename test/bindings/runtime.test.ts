@@ -117,6 +117,8 @@ beforeAll(async () => {
       async (_raw, ctx) => ctx.respond(200, 'a,b\n1,2\n', { 'x-rows': 1, 'cache-control': 'no-store' }),
     ),
     bind(route('scalar', 'GET', '/scalar'), async () => 'a JSON string'),
+    // The same method and path again (path keys differing by a fragment): the first is served.
+    bind(route('scalarAgain', 'GET', '/scalar'), async () => 'the second'),
     bind(route('list', 'GET', '/list'), async () => [1, 2]),
     bind(route('bearerOnly', 'GET', '/bearer', { auth: true, security: [['bearerAuth']] }), record),
     bind(route('anyKey', 'GET', '/keys', { auth: true, security: [['headerKey'], ['queryKey'], ['cookieKey']] }), record),

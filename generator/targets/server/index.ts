@@ -56,6 +56,7 @@ export const target: Target = {
       outputs.push({ path, contents, ownership: 'scaffold' });
     }
     reportOrphans(ctx, view.operations);
+    reportSharedRoutes(ctx, view.operations);
     return outputs;
   },
 };
@@ -162,6 +163,17 @@ function reportOrphans(ctx: TargetContext, operations: OperationView[]): void {
     if (name.endsWith('.ts') && !expected.has(name)) {
       ctx.report(`${ctx.options.server.handlersDir}/${name}: its operation is no longer in the spec; the file is kept, delete it by hand`);
     }
+  }
+}
+
+/** Operations whose method and path only differ by a fragment (`/pets#v2`): the bindings serve the first. */
+function reportSharedRoutes(ctx: TargetContext, operations: OperationView[]): void {
+  const seen = new Map<string, string>();
+  for (const operation of operations) {
+    const key = `${operation.method} ${operation.fastifyPath.replace(/:[^/]+/g, ':')}`;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, operation.operationId);
+    else ctx.report(`server target: ${operation.operationId} has the method and path of ${first} (${operation.method} ${operation.specPath}); the bindings serve ${first} there`);
   }
 }
 

@@ -326,7 +326,9 @@ function mockAnswer(model: ApiModel, operation: Operation, legacy: boolean, inde
  */
 export function toFastifyPath(operation: Operation, aliases: Record<string, string> = {}): string {
   let next = 0;
-  return operation.path.replace(/\{([^}]*)\}/g, (_, name: string) => {
+  // A fragment or query written into a path key (`/cookies#exploded`) never reaches the server.
+  const path = operation.path.replace(/[#?].*$/, '');
+  return path.replace(/\{([^}]*)\}/g, (_, name: string) => {
     if (FASTIFY_PARAM.test(name)) return `:${name}`;
     let alias = `p${next++}`;
     while (operation.path.includes(`{${alias}}`)) alias = `p${next++}`;
