@@ -4,9 +4,10 @@
  * every style, path label/matrix, header and cookie parameters, a name used
  * in two locations, every kind of security scheme, operation and path-item
  * servers. The model carries each, and every target generates output that
- * type-checks under strict and noUncheckedIndexedAccess.
+ * type-checks under strict and noUncheckedIndexedAccess (types and decoders
+ * kept as goldens beside each document).
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -165,8 +166,11 @@ describe('security and servers in the model', () => {
 });
 
 describe.each(['params-query', 'params-path', 'params-header-cookie', 'security-schemes'])('every target of %s', (fixture) => {
-  it('generates and type-checks under strict and noUncheckedIndexedAccess', async () => {
+  it('generates golden types and decoders that type-check under strict and noUncheckedIndexedAccess', async () => {
     const out = await generateAll(fixture);
+    for (const file of ['types.ts', 'validators.ts', 'validators-runtime.ts']) {
+      await expect(readFileSync(join(out, file), 'utf8')).toMatchFileSnapshot(join(FIXTURES, fixture, 'golden', file));
+    }
     const files = ['types.ts', 'validators.ts', 'client.ts', 'server.ts', 'mock-handlers.ts', 'handlers.ts'];
     expect(typeErrors(files.map((file) => join(out, file)))).toBe('');
   }, 120_000);
