@@ -73,6 +73,7 @@ export {
 export type {
   ApiErrorOf,
   ApiResponse,
+  ApiResponseOf,
   ApiStatusError,
   BaseClientOptions,
   BasicCredentials,

@@ -28,6 +28,8 @@ export interface ClientView {
   /** Name of the property holding the `withResponse` methods (`withResponse`, unless an operation has that name). */
   withResponseKey: string;
   withResponseKeyLiteral: string;
+  /** Whether a `withResponse` method's type is a map of statuses (`ApiResponseOf`). */
+  usesResponseOf: boolean;
   /** Whether `Credentials` names `BasicCredentials` / `TokenSource`. */
   usesBasic: boolean;
   usesToken: boolean;
@@ -62,8 +64,10 @@ export interface OperationView {
   params: ParamView[];
   /** `[['path', level], ...]` of the success-body fields noted at a level, or '' when none. */
   newerFields: string;
-  /** Status-typed errors: `404: Body; default: Body` members of the operation's error map. */
-  errorMembers: string[];
+  /** Status-typed errors: the operation's map of error bodies by status key (from `types.ts`). */
+  errorsType: string;
+  /** What the client imports from `types.ts` for this operation. */
+  typeImports: string[];
 }
 
 export interface ParamView {
@@ -80,13 +84,12 @@ export function buildClientView(model: ApiModel, banner: string): ClientView {
   const names = new Set(model.operations.map((operation) => operation.names.camel));
   let withResponseKey = 'withResponse';
   while (names.has(withResponseKey)) withResponseKey += '_';
-  const ctx: Ctx = { model, usesOperations: false, bodyCodedErrors: model.conventions.bodyCodedErrors };
+  const ctx: Ctx = { model, bodyCodedErrors: model.conventions.bodyCodedErrors };
   const operations = model.operations.map((operation) => operationView(ctx, operation));
   const schemes = schemeModels(model);
   const typeImports = [
     ...SHARED_TYPES,
-    ...(ctx.usesOperations ? ['operations'] : []),
-    ...operations.flatMap((operation) => [operation.paramsType, ...(/^\w+$/.test(operation.responseType) ? [operation.responseType] : [])]),
+    ...operations.flatMap((operation) => operation.typeImports),
   ].sort();
   const shorthand = basicShorthand(model, schemes);
   return {
@@ -105,6 +108,7 @@ export function buildClientView(model: ApiModel, banner: string): ClientView {
     basicShorthandLiteral: shorthand === undefined ? '' : tsString(shorthand.name),
     withResponseKey,
     withResponseKeyLiteral: tsString(withResponseKey),
+    usesResponseOf: operations.some((operation) => operation.fullResponseType.startsWith('ApiResponseOf<')),
     usesBasic: schemes.some((scheme) => scheme.kind === 'basic'),
     usesToken: schemes.some((scheme) => scheme.kind !== 'basic' && scheme.kind !== 'mutualTLS'),
   };
@@ -112,8 +116,6 @@ export function buildClientView(model: ApiModel, banner: string): ClientView {
 
 interface Ctx {
   model: ApiModel;
-  /** Set when a type expression reads openapi-typescript's `operations`. */
-  usesOperations: boolean;
   bodyCodedErrors: boolean;
 }
 
@@ -199,8 +201,10 @@ function operationView(ctx: Ctx, operation: Operation): OperationView {
     doc: operationDoc(ctx.model, operation),
     paramsType: `${pascal}Params`,
     // One success: its alias; several: the union of their bodies (the method resolves to whichever came).
-    responseType: successes.length === 1 ? `${pascal}Response` : unionOf(successes.map((response) => bodyType(ctx, operation, response))),
-    fullResponseType: fullResponseType(ctx, operation),
+    // Binary bodies arrive as Blobs (the types alias also allows the bytes a server handler may return).
+    responseType: receivedAs(operation, successes.length === 1 ? `${pascal}Response` : `${pascal}Responses[keyof ${pascal}Responses]`),
+    typeImports: [`${pascal}Params`, successes.length > 1 ? `${pascal}Responses` : `${pascal}Response`, ...(ctx.bodyCodedErrors ? [] : [`${pascal}ErrorResponses`])],
+    fullResponseType: fullResponseType(operation),
     paramsOptional: operation.parameters.every((parameter) => !parameter.required) && !(body?.mode === 'whole' && body.required),
     methodLiteral: tsString(operation.method.toUpperCase()),
     pathLiteral: tsString(operation.path),
@@ -209,7 +213,7 @@ function operationView(ctx: Ctx, operation: Operation): OperationView {
     featureLevel: operation.featureLevel ?? null,
     params: operation.parameters.map((parameter) => paramView(parameter, partTypes)),
     newerFields: levelledLiteral(newerResponseFields(ctx.model, operation)),
-    errorMembers: ctx.bodyCodedErrors ? [] : operation.errors.map((error) => `${statusKey(error)}: ${bodyType(ctx, operation, error)};`),
+    errorsType: `${pascal}ErrorResponses`,
   };
 }
 
@@ -228,33 +232,19 @@ function responseEntries(operation: Operation): string[] {
   return entries;
 }
 
-/** The key of a response in openapi-typescript's `responses` (a number, or `"4XX"`/`"default"`). */
-function statusKey(response: ResponseModel | OperationError): string {
-  return response.statusText === undefined ? String(response.status) : tsString(response.statusText);
-}
-
-/** The body type of one response: the JSON type(s) from `types.ts`, `string` for text, `Blob` for binary, `undefined` for none. */
-function bodyType(ctx: Ctx, operation: Operation, response: ResponseModel | OperationError): string {
-  if (response.contents.length === 0) return 'undefined';
-  const key = response.statusText === undefined ? String(response.status) : JSON.stringify(response.statusText);
-  const types = response.contents.map((content) => {
-    if (content.kind === 'text') return 'string';
-    if (content.kind === 'binary') return 'Blob';
-    ctx.usesOperations = true;
-    return `operations[${JSON.stringify(operation.id)}]["responses"][${key}]["content"][${JSON.stringify(content.mediaType)}]`;
-  });
-  return [...new Set(types)].join(' | ');
-}
-
-function fullResponseType(ctx: Ctx, operation: Operation): string {
+function fullResponseType(operation: Operation): string {
   const pascal = operation.names.pascal;
   const successes = operation.successes.length > 0 ? operation.successes : [operation.success];
-  if (successes.length === 1) return `ApiResponse<${statusType(successes[0]!)}, ${pascal}Response>`;
-  return successes.map((response) => `ApiResponse<${statusType(response)}, ${bodyType(ctx, operation, response)}>`).join(' | ');
+  return successes.length === 1 ? `ApiResponse<${statusType(successes[0]!)}, ${receivedAs(operation, `${pascal}Response`)}>` : `ApiResponseOf<${pascal}Responses>`;
 }
 
-function unionOf(types: string[]): string {
-  return [...new Set(types.flatMap((type) => type.split(' | ')))].join(' | ');
+function hasBinarySuccess(operation: Operation): boolean {
+  return operation.successes.some((response) => response.contents.some((content) => content.kind === 'binary'));
+}
+
+/** A success body type as the client receives it: binary bodies are Blobs. */
+function receivedAs(operation: Operation, type: string): string {
+  return hasBinarySuccess(operation) ? `Exclude<${type}, Uint8Array>` : type;
 }
 
 function statusType(response: ResponseModel): string {
