@@ -75,13 +75,21 @@ export function operationSecurity(ctx: BuildContext, doc: RawNode, operation: Ra
   requirement.forEach((raw, i) => {
     const alternative = ctx.deref(raw);
     if (!isRecord(alternative)) ctx.fail(requirement, String(i), 'a security requirement must be a map of scheme names to scopes');
-    for (const name of Object.keys(alternative)) {
-      if (!known.has(name)) ctx.fail(alternative, name, `security requirement names \`${name}\`, which \`components.securitySchemes\` does not declare`);
+    const written = Object.keys(alternative);
+    // A scheme the document does not declare cannot be typed, sent or
+    // checked: it is left out of the requirement (the rest of its alternative
+    // still applies). An alternative that named only such schemes is dropped
+    // rather than read as "no credentials", which would make the others
+    // optional.
+    const unknown = written.filter((name) => !known.has(name));
+    for (const name of unknown) {
+      ctx.warn(alternative, name, `security requirement names \`${name}\`, which \`components.securitySchemes\` does not declare; it is ignored (neither sent by the client nor checked by the server)`);
     }
-    const names = Object.keys(alternative).sort(compareStrings);
+    if (written.length > 0 && unknown.length === written.length) return;
+    const names = written.filter((name) => known.has(name)).sort(compareStrings);
     if (!alternatives.some((a) => a.join('\n') === names.join('\n'))) alternatives.push(names);
   });
-  // Only the empty alternative: nothing is required, as with `security: []`.
+  // Only the empty alternative (or none left): nothing is required, as with `security: []`.
   if (alternatives.every((a) => a.length === 0)) return [];
   return alternatives;
 }

@@ -12,7 +12,6 @@ const cases: [string, { file: string; line: number; message: string }][] = [
   ['dangling-internal-ref', { file: 'spec/openapi.yaml', line: 9, message: 'cannot resolve $ref `#/components/parameters/Nope`' }],
   ['duplicate-operationid', { file: 'spec/openapi.yaml', line: 18, message: 'duplicate operationId `make-thing` (first used at spec/openapi.yaml:7)' }],
   ['header-param', { file: 'spec/openapi.yaml', line: 10, message: 'parameter `X-Token` is `in: header`, whose style is `simple` (found `form`)' }],
-  ['unknown-security-scheme', { file: 'spec/openapi.yaml', line: 11, message: 'security requirement names `tokn`, which `components.securitySchemes` does not declare' }],
   ['body-without-media-type', { file: 'spec/openapi.yaml', line: 9, message: 'a request body needs at least one media type' }],
   ['feature-level-text', { file: 'spec/openapi.yaml', line: 8, message: '`x-feature-level` must be a non-negative integer' }],
   ['body-media-not-object', { file: 'spec/openapi.yaml', line: 10, message: 'media type `application/json` must be a media type object' }],

@@ -147,6 +147,18 @@ describe('security and servers in the model', () => {
     });
   });
 
+  it('a requirement naming an undeclared scheme: that scheme is ignored with a warning, never a failure', async () => {
+    const built = await model('security-undeclared');
+    const security = Object.fromEntries(built.operations.map((o) => [o.id, [o.security, o.auth]]));
+    // Only undeclared schemes: nothing can be sent or checked. Beside a declared one: the declared one stays.
+    expect(security).toEqual({ 'list-things': [[], false], 'make-thing': [[['token']], true] });
+    expect(built.warnings).toEqual([
+      expect.stringMatching(/^openapi\.yaml:11: security requirement names `tokn`, which `components\.securitySchemes` does not declare; it is ignored/),
+      expect.stringMatching(/^openapi\.yaml:17: security requirement names `tokn`/),
+      expect.stringMatching(/^openapi\.yaml:19: security requirement names `api_key`/),
+    ]);
+  });
+
   it('our own document: Basic on every operation but the one that says `security: []`', async () => {
     const built = buildModel(await loadSpec(join(repoRoot, 'spec/openapi.yaml'), repoRoot));
     expect(built.securitySchemes.map((s) => [s.name, s.kind])).toEqual([['basicAuth', 'basic']]);
