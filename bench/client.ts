@@ -10,7 +10,7 @@
  * the duration; credentials go in each call's RequestInit headers.
  */
 import { gzipSync } from 'node:zlib';
-import type { ApiModel, Operation } from '../generator/model/types.js';
+import type { ApiModel, Operation, ParameterLocation } from '../generator/model/types.js';
 import type { Outputs } from './outputs.js';
 import { compareRounds } from './stats.js';
 
@@ -76,9 +76,9 @@ function differences(ours: WireRequest, theirs: WireRequest): string[] {
 }
 
 /** Example values split by where the operation takes them. */
-function splitExample(operation: Operation): { path: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown>; all: Record<string, unknown> } {
+function splitExample(operation: Operation): Record<ParameterLocation, Record<string, unknown>> & { all: Record<string, unknown> } {
   const all = (largestExample(operation.requestExamples)?.value ?? {}) as Record<string, unknown>;
-  const split = { path: {} as Record<string, unknown>, query: {} as Record<string, unknown>, body: {} as Record<string, unknown>, all };
+  const split: Record<ParameterLocation, Record<string, unknown>> & { all: Record<string, unknown> } = { path: {}, query: {}, header: {}, cookie: {}, body: {}, all };
   for (const parameter of operation.parameters) {
     if (all[parameter.name] !== undefined) split[parameter.location][parameter.name] = all[parameter.name];
   }

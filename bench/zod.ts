@@ -11,7 +11,7 @@
  * `safeParse` then validates and fills defaults.
  * Responses: `safeParse` of hey-api's `z<Op>Response` and orval's `<op>Response`.
  */
-import type { ApiModel, Operation, Schema } from '../generator/model/types.js';
+import type { ApiModel, Operation, ParameterLocation, Schema } from '../generator/model/types.js';
 import type { Outputs } from './outputs.js';
 import { compareRounds } from './stats.js';
 import { toWire } from '../test/fixtures/validators/wire.js';
@@ -55,7 +55,8 @@ function coerce(kind: Schema['kind'], text: string): unknown {
   return text;
 }
 
-type Split = { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: Record<string, unknown>; unsupported: string[] };
+/** Decoded values by location (the bench's wire requests, like `toWire`, carry header and cookie parameters, which our document has none of, as fields). */
+type Split = { [L in ParameterLocation]?: Record<string, unknown> } & { unsupported: string[] };
 
 function preparer(model: ApiModel, operation: Operation): (raw: RawRequestLike) => Split | undefined {
   const fields = operation.parameters.map((p) => ({
