@@ -132,7 +132,7 @@ export function resolveGenerateConfig(input: GenerateInput, root: string, known:
   const templates = input.templates ?? file.templates;
   return {
     root,
-    spec: inside(root, input.spec ?? file.spec ?? OPTIONS.spec.default, input.spec ? '--spec' : 'spec'),
+    spec: readable(root, input.spec ?? file.spec ?? OPTIONS.spec.default),
     outDir: inside(root, input.out ?? file.out ?? OPTIONS.out.default, input.out ? '--out' : 'out'),
     userTemplatesDir: templates === undefined ? undefined : resolve(root, templates),
     templatesDir: builtinTemplatesDir,
@@ -156,6 +156,22 @@ export function resolveGenerateConfig(input: GenerateInput, root: string, known:
 /** Wrong command-line or config input: reported as one line, exit code 2. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+}
+
+/**
+ * Path flags as a shell user means them: relative to the current directory,
+ * which may differ from the project root (a config found in a parent folder,
+ * or named by `--config`). Made absolute here; values of the config file stay
+ * relative to its folder.
+ */
+export function flagsFromCwd<T extends GenerateInput>(input: T, cwd: string): T {
+  const absolute = (path: string | undefined) => (path === undefined ? undefined : resolve(cwd, path));
+  return { ...input, spec: absolute(input.spec), out: absolute(input.out), templates: absolute(input.templates), handlers: absolute(input.handlers) };
+}
+
+/** The spec, relative to root; it is only read, so it may lie outside (a document shared by several packages). */
+function readable(root: string, path: string): string {
+  return relative(root, resolve(root, path)).split('\\').join('/');
 }
 
 /** A path given by the user, relative to root and kept inside it (generated files are written and removed there). */

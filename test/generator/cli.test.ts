@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { ConfigError } from '../../generator/config.js';
 import { requirePeers } from '../../generator/cli/peers.js';
 import { progressLine } from '../../generator/cli/progress.js';
 import { repoRoot, runNode } from '../support/process.js';
+import { FIXTURES } from './helpers.js';
 
 const CLI = join(repoRoot, 'bin/teamchat.js');
 const scratch: string[] = [];
@@ -71,5 +72,31 @@ describe('teamchat init', () => {
       expect(generated.stdout).toMatch(new RegExp(`^${target} +[1-9]\\d* written, 0 unchanged`, 'm'));
     }
     expect(readdirSync(join(dir, 'server/handlers'))).toEqual(['get-greeting.ts']);
+  });
+});
+
+describe('paths of flags and of the config', () => {
+  it('reads a spec outside the config folder, and takes path flags from the current directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teamchat-paths-'));
+    scratch.push(dir);
+    cpSync(join(FIXTURES, 'basic'), join(dir, 'shared'), { recursive: true });
+    mkdirSync(join(dir, 'app/sub'), { recursive: true });
+    writeFileSync(join(dir, 'app/package.json'), '{ "private": true }');
+    // A monorepo's package: the document lives beside it, not under it.
+    writeFileSync(join(dir, 'app/teamchat.config.json'), JSON.stringify({ spec: '../shared/openapi.yaml', out: 'gen', targets: ['types'] }));
+    const fromConfig = await runNode(CLI, ['generate'], { cwd: join(dir, 'app'), timeoutMs: 120_000 });
+    expect(fromConfig.code, fromConfig.stderr).toBe(0);
+    expect(existsSync(join(dir, 'app/gen/types.ts'))).toBe(true);
+
+    // From a subfolder, the config is found above; --out and --spec are relative to where the command runs.
+    const fromSub = await runNode(CLI, ['generate', '--out', 'out', '--spec', '../../shared/openapi.yaml'], { cwd: join(dir, 'app/sub'), timeoutMs: 120_000 });
+    expect(fromSub.code, fromSub.stderr).toBe(0);
+    expect(existsSync(join(dir, 'app/sub/out/types.ts'))).toBe(true);
+    expect(existsSync(join(dir, 'app/out'))).toBe(false);
+
+    // Output still stays inside the project.
+    const outside = await runNode(CLI, ['generate', '--out', '../../elsewhere'], { cwd: join(dir, 'app/sub'), timeoutMs: 120_000 });
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain('--out must name a path inside');
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtinTemplatesDir } from '../../generator/assets.js';
-import { ConfigError, DEFAULT_TARGET_OPTIONS, resolveGenerateConfig, type GenerateInput, type UserConfig } from '../../generator/config.js';
+import { ConfigError, DEFAULT_TARGET_OPTIONS, flagsFromCwd, resolveGenerateConfig, type GenerateInput, type UserConfig } from '../../generator/config.js';
 import { findConfigFile, loadUserConfig } from '../../generator/config-file.js';
 import { generate } from '../../generator/index.js';
 import { effectiveTemplatesDir } from '../../generator/templates.js';
@@ -45,6 +45,14 @@ describe('resolveGenerateConfig: flags over the config file over defaults', () =
       },
     ],
   ];
+  it('reads a spec outside the project (it is only read)', () => {
+    expect(resolveGenerateConfig({}, ROOT, KNOWN, { spec: '../shared/openapi.yaml' }).spec).toBe('../shared/openapi.yaml');
+  });
+  it('takes path flags from the current directory', () => {
+    const flags = flagsFromCwd({ spec: 'api.yaml', out: 'gen', templates: 't', handlers: 'h', only: 'types' }, '/project/sub');
+    expect(flags).toEqual({ spec: '/project/sub/api.yaml', out: '/project/sub/gen', templates: '/project/sub/t', handlers: '/project/sub/h', only: 'types' });
+    expect(resolveGenerateConfig(flags, ROOT, KNOWN, { out: 'ignored' })).toMatchObject({ spec: 'sub/api.yaml', outDir: 'sub/gen', options: { server: { handlersDir: 'sub/h' } } });
+  });
   it.each(cases)('%s', (_name, { flags, file, want }) => {
     expect(resolveGenerateConfig(flags, ROOT, KNOWN, file)).toMatchObject(want);
   });
@@ -53,6 +61,7 @@ describe('resolveGenerateConfig: flags over the config file over defaults', () =
     ['unknown target in the config', { flags: {}, file: { targets: ['sdk'] }, message: /^targets: unknown target `sdk`/ }],
     ['unknown target in --only', { flags: { only: 'types,sdk' }, file: {}, message: /^--only: unknown target `sdk`/ }],
     ['output outside the project', { flags: {}, file: { out: '../elsewhere' }, message: /^out must name a path inside/ }],
+    ['handlers outside the project', { flags: { handlers: '/elsewhere/handlers' }, file: {}, message: /^--handlers must name a path inside/ }],
     ['bad package name', { flags: {}, file: { clientPackage: { name: 'Not A Name' } }, message: /not a valid npm package name/ }],
     ['bad version', { flags: { clientPackageVersion: 'v1' }, file: {}, message: /not a semantic version/ }],
   ];

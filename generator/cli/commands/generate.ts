@@ -2,7 +2,7 @@
 import { existsSync, watch as watchFiles } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
-import { resolveGenerateConfig, yargsOptions, type GenerateConfig, type GenerateInput } from '../../config.js';
+import { flagsFromCwd, resolveGenerateConfig, yargsOptions, type GenerateConfig, type GenerateInput } from '../../config.js';
 import { loadUserConfig } from '../../config-file.js';
 import type { GenerateResult } from '../pipeline.js';
 import { progressLine } from '../progress.js';
@@ -37,11 +37,12 @@ export const generateCommand = {
   }),
 };
 
-/** The config file (found or named by `--config`) under the flags. */
+/** The config file (found or named by `--config`) under the flags, whose paths are relative to the current directory. */
 export async function configFromArgs(args: GenerateInput & { config?: string | undefined }): Promise<GenerateConfig> {
   // The target registry loads the emitters' modules: only now that a command needs them.
-  const [found, { targetNames }] = await Promise.all([loadUserConfig(args.config, process.cwd()), import('../../targets/index.js')]);
-  return resolveGenerateConfig(args, found.root, targetNames, found.config);
+  const cwd = process.cwd();
+  const [found, { targetNames }] = await Promise.all([loadUserConfig(args.config, cwd), import('../../targets/index.js')]);
+  return resolveGenerateConfig(flagsFromCwd(args, cwd), found.root, targetNames, found.config);
 }
 
 /** The generate pipeline (bundler, ts-morph, every target), with per-target progress on a terminal. */
@@ -76,10 +77,7 @@ export function report(config: GenerateConfig, result: GenerateResult, output: O
 
 /** Regenerates on every change under the spec's folder and the templates; a failing run keeps watching. */
 async function watch(config: GenerateConfig, output: Output, generate: Run): Promise<number> {
-  const inRoot = (folder: string) => !relative(config.root, folder).startsWith('..');
-  const folders = [dirname(join(config.root, config.spec)), config.userTemplatesDir ?? config.templatesDir].filter(
-    (folder): folder is string => folder !== undefined && existsSync(folder) && inRoot(folder),
-  );
+  const folders = [dirname(join(config.root, config.spec)), config.userTemplatesDir ?? config.templatesDir].filter((folder) => existsSync(folder));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const run = async (): Promise<void> => {

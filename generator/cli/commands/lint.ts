@@ -1,7 +1,7 @@
 /** `teamchat lint`: Redocly's lint of the spec with the project's redocly.yaml. */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
 import { OPTIONS, yargsOptions } from '../../config.js';
 import { loadUserConfig } from '../../config-file.js';
@@ -19,7 +19,8 @@ export const lintCommand = {
   handler: wrap('lint', async (args: Args, output: Output) => {
     requirePeers('teamchat lint', ['@redocly/cli']);
     const found = await loadUserConfig(args.config, process.cwd());
-    const spec = args.spec ?? found.config.spec ?? OPTIONS.spec.default;
+    // A --spec flag is relative to the current directory, the config's spec to the config's folder.
+    const spec = args.spec === undefined ? (found.config.spec ?? OPTIONS.spec.default) : resolve(args.spec);
     const code = await runRedocly(found.root, ['lint', spec, '--format=stylish']);
     output.out(code === 0 ? `lint: ${spec} has no problems` : `lint: redocly reported problems in ${spec} (exit ${code})`);
     return code === 0 ? 0 : 1;
