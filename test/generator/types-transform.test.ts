@@ -12,6 +12,7 @@ import type { OpenAPI3 } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { openapiTypescript } from '../../generator/cjs.js';
 import { loadSpec } from '../../generator/load/index.js';
+import { inlineDeepRefs } from '../../generator/targets/types/index.js';
 import { declarations, type TransformOptions } from '../../generator/targets/types/transform.js';
 import { syntheticSpec } from '../support/synthetic-spec.js';
 
@@ -44,5 +45,50 @@ describe('openapi-typescript transform without openapiTS()', () => {
     const document = syntheticSpec({ resources: 3, eventKinds: 20, wideFields: 30, depth: 6 });
     const options: TransformOptions = { defaultNonNullable: false };
     expect(declarations(structuredClone(document) as unknown as OpenAPI3, options)).toBe(await viaOpenapiTS(document, options));
+  });
+});
+
+describe('refs into paths or inside components, before openapi-typescript', () => {
+  const body = (schema: unknown) => ({ requestBody: { content: { 'application/json': { schema } } }, responses: { '204': { description: 'ok' } } });
+  const BODY = '#/paths/~1a/post/requestBody/content/application~1json/schema';
+
+  it('are replaced by a copy of their target; a ref back to itself becomes unknown; whole components and data stay', () => {
+    const source = {
+      openapi: '3.1.0',
+      paths: {
+        '/a': {
+          post: body({ type: 'object', properties: { self: { $ref: BODY }, pet: { $ref: '#/components/schemas/Pet' } } }),
+          put: body({ $ref: `${BODY}/properties/pet`, description: 'as in post' }),
+          patch: body({ $ref: '#/components/schemas/Pet/properties/id', maxLength: 3, example: { $ref: BODY } }),
+        },
+      },
+      components: { schemas: { Pet: { type: 'object', properties: { id: { type: 'string' } } } } },
+    };
+    const document = structuredClone(source);
+    inlineDeepRefs(document, source);
+    const schema = (method: 'post' | 'put' | 'patch') => document.paths['/a'][method].requestBody.content['application/json'].schema;
+    expect(schema('post')).toEqual({ type: 'object', properties: { self: { type: 'object', properties: { self: {}, pet: { $ref: '#/components/schemas/Pet' } } }, pet: { $ref: '#/components/schemas/Pet' } } });
+    expect(schema('put')).toEqual({ $ref: '#/components/schemas/Pet', description: 'as in post' });
+    expect(schema('patch')).toEqual({ maxLength: 3, example: { $ref: BODY }, allOf: [{ type: 'string' }] });
+    // The source is left as it was.
+    expect(JSON.stringify(source)).toContain(`"self":{"$ref":"${BODY}"}`);
+  });
+
+  it('give declarations without an index into paths', () => {
+    const source = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/a': {
+          post: body({ type: 'object', properties: { n: { type: 'integer' } } }),
+          get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: `${BODY}/properties/n` } } } } } },
+        },
+      },
+    };
+    const document = structuredClone(source);
+    inlineDeepRefs(document, source);
+    const text = declarations(document as unknown as OpenAPI3, { defaultNonNullable: false });
+    expect(text).not.toContain('paths["/a"]');
+    expect(text).toMatch(/"application\/json": number;/);
   });
 });

@@ -23,6 +23,7 @@ export const target: Target = {
     if (!openapi) throw new Error('the types target needs the bundled document (ApiModel.openapi)');
     // openapi-typescript mutates what it is given; hand it a copy.
     const document = structuredClone(openapi);
+    inlineDeepRefs(document, openapi);
     prepare(document);
     // `readOnly`/`writeOnly` become markers that `Readable`/`Writable` strip from response and request types.
     const markers = hasReadWrite(document);
@@ -239,6 +240,63 @@ function prepare(document: Record<string, unknown>): void {
         node.additionalProperties = { anyOf: [additionalProperties, ...Object.values(properties)] };
       }
     },
+  });
+}
+
+/** A `$ref` to one whole component (`#/components/schemas/Pet`), which openapi-typescript names. */
+const COMPONENT_REF = /^#\/components\/[^/]+\/[^/]+$/;
+/** Keys whose value is data (as `walkDocument` reads them): a `$ref` in there is not a reference. */
+const DATA_KEYS = new Set(['value', 'example', 'default', 'const', 'enum']);
+/** Keys beside a `$ref` that only annotate, so the inlined target can take them as they are. */
+const ANNOTATION_KEYS = new Set(['description', 'summary', 'title', 'deprecated', 'example', 'examples', 'default', 'readOnly', 'writeOnly', '$comment']);
+
+/**
+ * Replaces every `$ref` that points anywhere but at a whole component
+ * (`#/paths/~1pets/post/requestBody/content/application~1json/schema`,
+ * `#/components/schemas/Pet/properties/id`) with a copy of what it points at.
+ * openapi-typescript writes such a ref as an index into its own types
+ * (`paths["/pets"]["post"]["requestBody"]["content"]...`), which does not
+ * type-check where a step is optional (`requestBody?`) and drops steps it
+ * does not emit (`properties`). A ref that comes back to itself through such
+ * pointers becomes `{}` (unknown), as the model reads it (`schema.ts`).
+ * `source` is the untouched document the pointers are resolved in.
+ */
+export function inlineDeepRefs(document: unknown, source: Record<string, unknown>, chain: readonly string[] = []): void {
+  const expand = (value: unknown): unknown => {
+    if (!isObject(value) || typeof value.$ref !== 'string' || !value.$ref.startsWith('#/') || COMPONENT_REF.test(value.$ref)) return value;
+    const ref = value.$ref;
+    let target: unknown = source;
+    for (const raw of ref.slice(2).split('/')) {
+      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      target = isObject(target) || Array.isArray(target) ? (target as Record<string, unknown>)[key] : undefined;
+    }
+    // The loader resolved every ref; one that names nothing is left to openapi-typescript.
+    if (target === undefined) return value;
+    let inlined: unknown = {};
+    if (!chain.includes(ref)) {
+      const holder = { allOf: [structuredClone(target)] };
+      inlineDeepRefs(holder, source, [...chain, ref]);
+      inlined = holder.allOf[0];
+    }
+    const siblings = Object.keys(value).filter((k) => k !== '$ref');
+    if (siblings.length === 0 || !isObject(inlined)) return inlined;
+    const rest = Object.fromEntries(siblings.map((k) => [k, value[k]]));
+    return siblings.every((k) => ANNOTATION_KEYS.has(k) || k.startsWith('x-')) ? { ...inlined, ...rest } : { ...rest, allOf: [inlined] };
+  };
+  const replaceChildren = (node: Record<string, unknown>, keys: readonly string[]): void => {
+    for (const key of keys) {
+      const value = node[key];
+      if (Array.isArray(value)) {
+        if (key === 'examples') continue;
+        for (let i = 0; i < value.length; i++) value[i] = expand(value[i]);
+      } else {
+        node[key] = expand(value);
+      }
+    }
+  };
+  walkDocument(document, {
+    keywords: (node) => replaceChildren(node, Object.keys(node).filter((k) => !DATA_KEYS.has(k) && !k.startsWith('x-'))),
+    names: (node) => replaceChildren(node, Object.keys(node)),
   });
 }
 
