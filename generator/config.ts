@@ -110,6 +110,12 @@ export interface GenerateConfig {
   templatesDir: string;
   /** Target names to run, in registry order. */
   targets: string[];
+  /**
+   * False when nobody chose the targets (no `--only`, no `targets` in the
+   * config): then a target whose optional peer is missing is skipped with a
+   * note instead of failing the run. Absent means chosen.
+   */
+  targetsChosen?: boolean;
   options: TargetOptions;
   check: boolean;
   watch: boolean;
@@ -137,6 +143,7 @@ export function resolveGenerateConfig(input: GenerateInput, root: string, known:
     userTemplatesDir: templates === undefined ? undefined : resolve(root, templates),
     templatesDir: builtinTemplatesDir,
     targets: known.filter((name) => wanted.includes(name)),
+    targetsChosen: fromFlags !== undefined || file.targets !== undefined,
     options: {
       clientPackage: {
         name: packageName(input.clientPackageName ?? file.clientPackage?.name ?? DEFAULT_TARGET_OPTIONS.clientPackage.name),

@@ -8,6 +8,7 @@ import type { GenerateConfig } from '../config.js';
 import { loadSpec } from '../load/index.js';
 import { buildModel } from '../model/build.js';
 import type { ApiModel } from '../model/types.js';
+import { redoclyInstalled } from '../targets/docs/redoc.js';
 import { targets as registry } from '../targets/index.js';
 import type { OutputFile, Target, TargetContext } from '../targets/types.js';
 import { effectiveTemplatesDir } from '../templates.js';
@@ -45,7 +46,7 @@ export async function produce(config: GenerateConfig, available: readonly Target
   const loaded = await loadSpec(config.spec, config.root);
   const model = buildModel(loaded);
   const reports: string[] = [...(model.warnings ?? [])];
-  const selected = available.filter((t) => config.targets.includes(t.name));
+  const selected = available.filter((t) => config.targets.includes(t.name) && !skippedByDefault(config, t.name, reports));
 
   // Each target runs at most once per run, even when another target asks for its files.
   const outputs = new Map<string, Promise<OutputFile[]>>();
@@ -80,7 +81,7 @@ export async function generate(config: GenerateConfig, available: readonly Targe
     return { name: target.name, files: mine, ms };
   });
   // Only a run of every target knows which generated files nobody produces any more.
-  const complete = available.every((t) => config.targets.includes(t.name));
+  const complete = available.every((t) => produced.some((p) => p.target.name === t.name));
   const obsolete = complete ? await removeObsolete(config.root, config.outDir, all, { check: config.check }) : [];
   return { targets: summaries, reports, specFiles, obsolete };
 }
@@ -111,4 +112,16 @@ function context(
       reports.push(message);
     },
   };
+}
+
+/**
+ * A target left out of a run whose targets nobody chose, because the optional
+ * peer it needs is not installed (docs/decisions/0008-package-and-dependencies.md):
+ * `docs` without `@redocly/cli`. Named with `--only` or `targets`, it runs and
+ * fails with the install command instead.
+ */
+function skippedByDefault(config: GenerateConfig, name: string, reports: string[]): boolean {
+  if (config.targetsChosen !== false || name !== 'docs' || redoclyInstalled(config.root)) return false;
+  reports.push('the docs target was skipped: it needs @redocly/cli (`npm install --save-dev @redocly/cli`); name the targets with --only or `targets` to choose');
+  return true;
 }

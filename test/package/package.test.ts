@@ -75,6 +75,11 @@ beforeAll(async () => {
   writeFileSync(join(app, 'templates/client-package/README.md.hbs'), `${builtinReadme}\nMaintained by the Acme platform team.\n`);
   steps.generate = await teamchat(['generate']);
   steps.check = await teamchat(['generate', '--check']);
+  // No config and no --only (a project of its own, so the config above is not found): every target but docs, whose peer is missing.
+  mkdirSync(join(app, 'bare'));
+  writeFileSync(join(app, 'bare/package.json'), '{}');
+  steps.bare = await teamchat(['generate', '--spec', '../openapi.yaml', '--out', 'out', '--handlers', 'handlers'], join(app, 'bare'));
+  steps.bareDocs = await teamchat(['generate', '--spec', '../openapi.yaml', '--out', 'out', '--only', 'docs'], join(app, 'bare'));
 
   const started = await startMock();
   mock = started.child;
@@ -134,6 +139,16 @@ describe('the packed package', () => {
     expect(ok(steps.init!, 'init').stdout).toContain('wrote teamchat.config.json and openapi.yaml');
     expect(ok(steps.starter!, 'generate (starter)').stdout).toMatch(/^client-package +[1-9]\d* written, 0 unchanged/m);
     expect(existsSync(join(app, 'generated/client-package/package.json'))).toBe(true);
+  });
+
+  it('without chosen targets, skips docs with a note when @redocly/cli is missing; named, docs fails with the install command', () => {
+    const bare = ok(steps.bare!, 'generate without config');
+    expect(bare.stdout).toContain('note: the docs target was skipped: it needs @redocly/cli');
+    expect(bare.stdout).toMatch(/^server +[1-9]\d* written/m);
+    expect(existsSync(join(app, 'bare/out/client.ts'))).toBe(true);
+    expect(existsSync(join(app, 'bare/out/docs'))).toBe(false);
+    expect(steps.bareDocs!.code).toBe(1);
+    expect(steps.bareDocs!.stderr).toContain('npm install --save-dev @redocly/cli');
   });
 
   it("generates the user's spec where the config says, and --check finds it current", () => {
