@@ -603,7 +603,52 @@ function bind<Params, User>(
   const primary = route.responses === undefined ? undefined : responseContents(route.responses, status);
   // The convention wraps JSON success bodies only.
   const envelope = settings.api.successEnvelope && (primary === undefined || primary[0]?.kind === 'json');
+  // An operation whose parameters come only from the path, the query and form fields needs none of
+  // readRequest's cases (whole bodies, renamed path parameters, cookies, a single file): decided once, here.
+  const plain = body === undefined && route.pathNames === undefined && route.cookies !== true && route.file === undefined;
   const respondHere = respond as unknown as Respond<unknown>;
+
+  /** Sends what the handler answered; runs after the handler, at once or when its promise settles. */
+  const answer = (reply: FastifyReply, result: unknown, unsupported: readonly string[]): void => {
+    if (reply.sent) return;
+    if (result instanceof Responded) {
+      sendResponded(reply, route, result);
+      return;
+    }
+    if (envelope) {
+      const enveloped: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
+      if (unsupported.length > 0) enveloped.ignored_parameters_unsupported = unsupported;
+      checkResponse(settings, route, validate, enveloped);
+      reply.code(status).send(enveloped);
+      return;
+    }
+    if (primary === undefined || primary[0]?.kind === 'json') checkResponse(settings, route, validate, result);
+    sendBody(reply, status, primary, result);
+  };
+
+  /** Decodes, runs the handler and answers; a promise only when the handler gives one. */
+  const run = (request: FastifyRequest, reply: FastifyReply, raw: RawRequest): void => {
+    const decoded = decode(raw);
+    if (!decoded.ok) throw frameworkError(decoded.error.rule === 'mediaType' ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST', decoded.error.msg);
+    const user = (request as UserSlot)[kUser] as User;
+    const result = handler(decoded.value, { user, request, reply, log: request.log, respond: respondHere });
+    const unsupported = decoded.unsupported;
+    if (!isPromise(result)) {
+      answer(reply, result, unsupported);
+      return;
+    }
+    result.then(
+      (value) => {
+        try {
+          answer(reply, value, unsupported);
+        } catch (error) {
+          failed(reply, error);
+        }
+      },
+      (error: unknown) => failed(reply, error),
+    );
+  };
+
   scope.route({
     method: route.method,
     // Fastify answers HEAD for every GET route unless the document declares its own HEAD operation there.
@@ -635,26 +680,27 @@ function bind<Params, User>(
         }
       },
     }),
-    handler: async (request, reply) => {
-      const raw = request.isMultipart()
-        ? await readMultipartRequest(request, route, body, settings.bodyLimit)
-        : readRequest(request, route, body, settings);
-      const decoded = decode(raw);
-      if (!decoded.ok) throw frameworkError(decoded.error.rule === 'mediaType' ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST', decoded.error.msg);
-      const user = (request as UserSlot)[kUser] as User;
-      const result = await handler(decoded.value, { user, request, reply, log: request.log, respond: respondHere });
-      if (reply.sent) return reply;
-      if (result instanceof Responded) return sendResponded(reply, route, result);
-      if (envelope) {
-        const enveloped: Record<string, unknown> = { result: 'success', msg: '', ...(result as object) };
-        if (decoded.unsupported.length > 0) enveloped.ignored_parameters_unsupported = decoded.unsupported;
-        checkResponse(settings, route, validate, enveloped);
-        return reply.code(status).send(enveloped);
+    // Not an async function: Fastify catches what it throws, and the answer is sent from the handler's own
+    // promise (no promise of ours for Fastify to wait on). Multipart bodies are read asynchronously first.
+    handler: (request, reply) => {
+      if (request.isMultipart()) {
+        readMultipartRequest(request, route, body, settings.bodyLimit)
+          .then((raw) => run(request, reply, raw))
+          .then(undefined, (error: unknown) => failed(reply, error));
+        return;
       }
-      if (primary === undefined || primary[0]?.kind === 'json') checkResponse(settings, route, validate, result);
-      return sendBody(reply, status, primary, result);
+      run(request, reply, plain ? readPlainRequest(request, route, settings) : readRequest(request, route, body, settings));
     },
   });
+}
+
+/** A handler's promise rejected, or answering its result failed: Fastify's error handling, as for a thrown error. */
+function failed(reply: FastifyReply, error: unknown): void {
+  if (reply.sent) {
+    reply.log.error({ err: error }, 'error after the reply was sent');
+    return;
+  }
+  reply.send(error instanceof Error ? error : Object.assign(new Error('The handler failed with a value that is not an Error'), { cause: error }));
 }
 
 function checkResponse(settings: Settings, route: Route, validate: (body: unknown, options?: ValidateOptions) => Issue[], body: unknown): void {
@@ -895,6 +941,19 @@ function readRequest(request: FastifyRequest, route: Route, body: BodyPlan | und
   return withFile(raw, route);
 }
 
+/** {@link readRequest} for an operation without a whole body, renamed path parameters, cookies or a single file. */
+function readPlainRequest(request: FastifyRequest, route: Route, settings: Settings): FullRawRequest {
+  const sent = request.body;
+  if (sent instanceof OtherBody) throw refusedBody(sent.contentType, route, settings);
+  return {
+    path: request.params as Record<string, string>,
+    query: request.query as FormFields,
+    body: sent === undefined || sent === null ? {} : (sent as FormFields),
+    headers: request.headers,
+    cookies: NO_COOKIES,
+  };
+}
+
 /** The raw parameters of a multipart request, reading its parts. */
 async function readMultipartRequest(request: FastifyRequest, route: Route, body: BodyPlan | undefined, bodyLimit: number): Promise<FullRawRequest> {
   if (body !== undefined && body.multipart === undefined) throw unsupportedMediaType(request.headers['content-type'], body);
@@ -1033,6 +1092,8 @@ function parseForm(text: string): FormFields {
 }
 
 function decodeFormComponent(text: string): string {
+  // Most names and many values have nothing to decode.
+  if (text.indexOf('%') === -1 && text.indexOf('+') === -1) return text;
   try {
     return decodeURIComponent(text.replaceAll('+', ' '));
   } catch {

@@ -237,6 +237,28 @@ describe('errors', () => {
     expect(fixture.logs.join('')).toMatch(/database password is hunter2/);
   });
 
+  it('answers a handler that rejects with something other than an Error with 500 INTERNAL_ERROR, logged', async () => {
+    const response = await call({ method: 'GET', url: '/api/v1/messages/502' });
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_ERROR' });
+    expect(fixture.logs.join('')).toMatch(/connection reset/);
+  });
+
+  it('turns an ApiError thrown by the handler of a multipart request into its envelope', async () => {
+    const body = await multipart((data) => data.append('description', 'x'));
+    const response = await call({ method: 'PATCH', url: '/api/v1/streams/9', ...body });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ result: 'error', msg: 'Channel does not exist', code: 'STREAM_DOES_NOT_EXIST', stream_id: 9 });
+  });
+
+  it('answers a decode error of a multipart request with 400 BAD_REQUEST before the handler runs', async () => {
+    const body = await multipart((data) => data.append('folder_id', 'not json'));
+    const response = await call({ method: 'PATCH', url: '/api/v1/streams/10', ...body });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    expect(fixture.calls).toEqual([]);
+  });
+
   it('answers an unknown path under the base path with 404 NOT_FOUND', async () => {
     const response = await call({ method: 'GET', url: '/api/v1/no/such/thing' });
     expect(response.status).toBe(404);
