@@ -25,9 +25,23 @@ interface ParsedFile {
   lines: LineCounter;
 }
 
+/** Where an object was parsed: its file, and the key under its parent (the path is rebuilt only when asked for). */
+interface Recorded {
+  absolute: string;
+  parent: Recorded | undefined;
+  key: string;
+}
+
+function pathOf(recorded: Recorded): string[] {
+  const path: string[] = [];
+  for (let at: Recorded | undefined = recorded; at?.parent !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
 export class SourceMap {
-  private readonly origins = new WeakMap<object, NodeOrigin>();
+  private readonly origins = new WeakMap<object, Recorded>();
   private readonly files = new Map<string, ParsedFile | null>();
+  private readonly relativePaths = new Map<string, string>();
 
   constructor(
     private readonly root: string,
@@ -37,12 +51,16 @@ export class SourceMap {
 
   /** Records every object of one parsed file; the first file to claim an object keeps it. */
   addFile(absolute: string, parsed: unknown): void {
-    const visit = (node: unknown, path: string[]): void => {
-      if (node === null || typeof node !== 'object' || this.origins.has(node)) return;
-      this.origins.set(node, { absolute, path });
-      for (const [key, child] of Object.entries(node)) visit(child, [...path, key]);
+    // One small record per object, not a copy of its path: a large document has tens of thousands of objects.
+    const visit = (node: object, recorded: Recorded): void => {
+      this.origins.set(node, recorded);
+      const record = node as Record<string, unknown>;
+      for (const key in record) {
+        const child = record[key];
+        if (child !== null && typeof child === 'object' && !this.origins.has(child)) visit(child, { absolute, parent: recorded, key });
+      }
     };
-    visit(parsed, []);
+    if (parsed !== null && typeof parsed === 'object' && !this.origins.has(parsed)) visit(parsed, { absolute, parent: undefined, key: '' });
   }
 
   /** Ties an object made while normalising to the node it was made from. */
@@ -52,7 +70,8 @@ export class SourceMap {
   }
 
   origin(node: unknown): NodeOrigin | undefined {
-    return node !== null && typeof node === 'object' ? this.origins.get(node) : undefined;
+    const recorded = node !== null && typeof node === 'object' ? this.origins.get(node) : undefined;
+    return recorded === undefined ? undefined : { absolute: recorded.absolute, path: pathOf(recorded) };
   }
 
   /**
@@ -61,15 +80,14 @@ export class SourceMap {
    * with its syntax tree, which only messages need, not every model node.
    */
   locate(node: unknown, key?: string): SourceLocation {
-    const origin = this.origin(node);
-    if (!origin) return { file: this.relativePath(this.rootFile) };
-    const path = key === undefined ? origin.path : [...origin.path, key];
+    const recorded = node !== null && typeof node === 'object' ? this.origins.get(node) : undefined;
+    if (!recorded) return { file: this.relativePath(this.rootFile) };
     const map = this;
     let found: SourceLocation | undefined;
     return {
-      file: this.relativePath(origin.absolute),
+      file: this.relativePath(recorded.absolute),
       get line(): number | undefined {
-        found ??= map.locatePath(origin.absolute, path);
+        found ??= map.locatePath(recorded.absolute, key === undefined ? pathOf(recorded) : [...pathOf(recorded), key]);
         return found.line;
       },
     };
@@ -102,7 +120,12 @@ export class SourceMap {
   }
 
   relativePath(absolute: string): string {
-    return relative(this.root, absolute).split('\\').join('/');
+    let path = this.relativePaths.get(absolute);
+    if (path === undefined) {
+      path = relative(this.root, absolute).split('\\').join('/');
+      this.relativePaths.set(absolute, path);
+    }
+    return path;
   }
 
   private parse(absolute: string): ParsedFile | null {

@@ -29,13 +29,15 @@ export function walkDocument(document: unknown, visitor: WalkVisitor): void {
     if (node === null || typeof node !== 'object' || seen.has(node)) return;
     seen.add(node);
     if (Array.isArray(node)) {
-      node.forEach(visitKeywords);
+      for (let i = 0; i < node.length; i++) visitKeywords(node[i]);
       return;
     }
     const record = node as Record<string, unknown>;
     visitor.keywords?.(record);
-    for (const [key, value] of Object.entries(record)) {
+    // for...in rather than Object.entries: no array per object (parsed JSON and YAML have no inherited keys).
+    for (const key in record) {
       if (DATA.has(key) || key.startsWith('x-')) continue;
+      const value = record[key];
       if (key === 'examples' && Array.isArray(value)) continue;
       if (NAME_MAPS.has(key) && isRecord(value)) visitNames(value, key);
       else visitKeywords(value);
@@ -46,7 +48,7 @@ export function walkDocument(document: unknown, visitor: WalkVisitor): void {
     if (seen.has(node)) return;
     seen.add(node);
     visitor.names?.(node, parentKey);
-    for (const value of Object.values(node)) visitKeywords(value);
+    for (const key in node) visitKeywords(node[key]);
   };
 
   visitKeywords(document);

@@ -36,7 +36,10 @@ const RESERVED_FILE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
  * `updateStream`, `update-stream` and `update_stream` give the same words.
  */
 export function words(raw: string): string[] {
-  const ascii = raw
+  // Plain ASCII (nearly every name) needs no Unicode normalisation.
+  const ascii = !NON_ASCII.test(raw)
+    ? raw
+    : raw
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .replace(/[^\x00-\x7f]/gu, (ch) =>
@@ -50,6 +53,8 @@ export function words(raw: string): string[] {
     .map((w) => w.toLowerCase());
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 const capitalise = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
 
 function safeIdentifier(candidate: string, reserved: (id: string) => boolean): string {
@@ -60,16 +65,27 @@ function safeIdentifier(candidate: string, reserved: (id: string) => boolean): s
 }
 
 export function camelName(raw: string): string {
-  const [first = '', ...rest] = words(raw);
-  return safeIdentifier(first + rest.map(capitalise).join(''), (id) => RESERVED.has(id));
+  return camelOf(words(raw));
 }
 
 export function pascalName(raw: string): string {
-  return safeIdentifier(words(raw).map(capitalise).join(''), (id) => RESERVED_PASCAL.has(id));
+  return pascalOf(words(raw));
 }
 
 export function fileName(raw: string): string {
-  const base = words(raw).join('-') || '_';
+  return fileOf(words(raw));
+}
+
+function camelOf([first = '', ...rest]: readonly string[]): string {
+  return safeIdentifier(first + rest.map(capitalise).join(''), (id) => RESERVED.has(id));
+}
+
+function pascalOf(parts: readonly string[]): string {
+  return safeIdentifier(parts.map(capitalise).join(''), (id) => RESERVED_PASCAL.has(id));
+}
+
+function fileOf(parts: readonly string[]): string {
+  const base = parts.join('-') || '_';
   return RESERVED_FILE.test(base) ? `${base}_` : base;
 }
 
@@ -89,10 +105,11 @@ export function deriveNames(raws: readonly string[]): Map<string, Names> {
   };
   const result = new Map<string, Names>();
   for (const raw of [...new Set(raws)].sort(compareStrings)) {
+    const parts = words(raw);
     result.set(raw, {
-      camel: unique(taken.camel, camelName(raw), ''),
-      pascal: unique(taken.pascal, pascalName(raw), ''),
-      file: unique(taken.file, fileName(raw), '-'),
+      camel: unique(taken.camel, camelOf(parts), ''),
+      pascal: unique(taken.pascal, pascalOf(parts), ''),
+      file: unique(taken.file, fileOf(parts), '-'),
     });
   }
   return result;
