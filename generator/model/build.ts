@@ -29,7 +29,7 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
   const schemaNames = deriveNames(Object.keys(componentSchemas));
   const named: NamedSchema[] = Object.keys(componentSchemas)
     .sort(compareStrings)
-    .map((name) => ({ name, names: schemaNames.get(name)!, schema: schemas.namedSchema(name) }));
+    .map((name) => ({ name, names: schemaNames.get(name)!, schema: schemas.namedSchema(name), source: ctx.locate(componentSchemas, name) }));
 
   const model: ApiModel = {
     title: ctx.text(info, 'title'),

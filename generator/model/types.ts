@@ -319,6 +319,8 @@ export interface NamedSchema {
   name: string;
   names: Names;
   schema: Schema;
+  /** Where the document names it (optional so hand-built test models can leave it out). */
+  source?: SourceLocation;
 }
 
 export interface SourceLocation {

@@ -10,6 +10,7 @@ import { propertyKey } from '../../model/names.js';
 import type { ApiModel, BodyKind, Operation, OperationError, ResponseModel } from '../../model/types.js';
 import { banner } from '../banner.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
+import { breakEagerCycles, cycleMessage } from './refs.js';
 import { declarations as openapiDeclarations } from './transform.js';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -25,6 +26,8 @@ export const target: Target = {
     const document = structuredClone(openapi);
     inlineDeepRefs(document, openapi);
     prepare(document);
+    const sources = new Map(ctx.model.schemas.map((s) => [s.name, s.source]));
+    breakEagerCycles(document, (name) => ctx.report(cycleMessage(name, sources.get(name))));
     // `readOnly`/`writeOnly` become markers that `Readable`/`Writable` strip from response and request types.
     const markers = hasReadWrite(document);
     const declarations = openapiDeclarations(document as unknown as OpenAPI3, { defaultNonNullable: false, ...(markers ? { readWriteMarkers: true } : {}) });

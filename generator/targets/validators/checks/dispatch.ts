@@ -26,6 +26,12 @@ export interface CheckArgs<S extends Schema = Schema> {
    * type class (`typeof`), `'exact'` its full type (e.g. a decoded integer).
    */
   typeKnown: boolean | 'exact';
+  /**
+   * The JavaScript type class enclosing code established for `value` (the
+   * schema's own type, for its `allOf` members): union branches of other
+   * classes are dead code, where TypeScript narrows the value to `never`.
+   */
+  known?: { value: string; typeClass: TypeClass };
 }
 
 /**
@@ -39,7 +45,9 @@ export function emitCheck(args: CheckArgs): string[] {
   const { schema } = args;
   if (schema.allOf === undefined && schema.not === undefined) return own;
   const lines = [...own];
-  for (const member of schema.allOf ?? []) lines.push(...emitCheck({ ...args, schema: member, typeKnown: false, sink: withoutStrict(args.sink) }));
+  const ownClass = schema.kind === 'ref' || schema.kind === 'union' ? undefined : typeClassOf(schema, args.ctx);
+  const known = ownClass === undefined ? args.known : { value: args.value, typeClass: ownClass };
+  for (const member of schema.allOf ?? []) lines.push(...emitCheck({ ...args, schema: member, typeKnown: false, sink: withoutStrict(args.sink), known }));
   if (schema.not !== undefined) {
     const count = args.scope.next('c');
     const attempt = matchCount(schema.not, args);

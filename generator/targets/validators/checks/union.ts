@@ -29,8 +29,17 @@ function unionMessage(args: CheckArgs<UnionSchema>): string {
 }
 
 function byType(args: CheckArgs<UnionSchema>, classes: TypeClass[]): string[] {
-  const { schema, value, sink, path } = args;
+  const { schema, value, sink, path, known } = args;
   let chain = sink.fail('union', path, unionMessage(args));
+  // A class already established leaves one variant at most: no branches for other classes, which
+  // TypeScript would see as testing a value of type `never`. (A collecting validator that goes on after
+  // a failed type test has not narrowed the value, hence the test of the one class.)
+  if (known !== undefined && known.value === value) {
+    const index = classes.indexOf(known.typeClass);
+    if (index < 0) return chain;
+    const check = emitCheck({ ...args, schema: schema.variants[index]!, typeKnown: true });
+    return check.length === 0 ? [] : ifBlock(classGuard(known.typeClass, value), check);
+  }
   for (let index = schema.variants.length - 1; index >= 0; index--) {
     const variant = schema.variants[index]!;
     const emitted = emitCheck({ ...args, schema: variant, typeKnown: true });
