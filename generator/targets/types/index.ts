@@ -227,11 +227,19 @@ function docText(text: string): string {
  *   signature to the union of all value types keeps valid bodies assignable.
  * - A parameter described by `content` (JSON text, or another media type)
  *   is typed as its decoded schema, since `<Pascal>Params` holds decoded values.
+ * - It reads an `enum` beside `type: object` as a list of schemas; the
+ *   enum's objects become a union of constants, and values of other types
+ *   (which no object equals) go.
  */
 function prepare(document: Record<string, unknown>): void {
   walkDocument(document, {
     keywords(node) {
       if ('discriminator' in node && (Array.isArray(node.oneOf) || Array.isArray(node.anyOf))) delete node.discriminator;
+      if (node.type === 'object' && Array.isArray(node.enum)) {
+        const objects = node.enum.filter(isObject);
+        delete node.enum;
+        if (objects.length > 0 && node.oneOf === undefined) node.oneOf = objects.map((value) => ({ const: value }));
+      }
       const content = typeof node.in === 'string' && isObject(node.content) ? Object.values(node.content) : [];
       const json = content.length === 1 ? content[0] : undefined;
       if (isObject(json)) {
