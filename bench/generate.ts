@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { clearOutput, peers, type Peer } from './peers.js';
 import { scaledSpec, scratchProject, type ScratchProject } from './specs.js';
-import { median, timeProcess } from './stats.js';
+import { median, timeNodeProcess } from './stats.js';
 
 /** Our targets that have a counterpart in the peers' output (everything but the Redocly docs). */
 export const LIKE_FOR_LIKE = 'types,validators,client,server';
@@ -18,8 +18,8 @@ export const BASELINE = 'teamchat generate --only (no docs)';
 
 interface Tool {
   name: string;
-  /** Wall time, or undefined past `capMs`. */
-  run(project: ScratchProject, capMs?: number): number | undefined;
+  /** Wall and CPU time, or undefined past `capMs`. */
+  run(project: ScratchProject, capMs?: number): { ms: number; cpuMs: number } | undefined;
 }
 
 function ours(name: string, extra: string[], fresh: boolean): Tool {
@@ -27,7 +27,7 @@ function ours(name: string, extra: string[], fresh: boolean): Tool {
     name,
     run: (project, capMs) => {
       if (fresh) rmSync(join(project.dir, 'generated'), { recursive: true, force: true });
-      return timeProcess(process.execPath, ['bin/teamchat.js', 'generate', '--spec', project.spec, ...extra], project.dir, capMs);
+      return timeNodeProcess(['bin/teamchat.js', 'generate', '--spec', project.spec, ...extra], project.dir, capMs);
     },
   };
 }
@@ -37,7 +37,7 @@ function peer(p: Peer): Tool {
     name: p.name,
     run: (project, capMs) => {
       clearOutput(project.dir, p);
-      return timeProcess(process.execPath, p.args(project.spec), project.dir, capMs);
+      return timeNodeProcess(p.args(project.spec), project.dir, capMs);
     },
   };
 }
@@ -64,6 +64,11 @@ export interface GenerationRow {
   cappedAtMs?: number;
   /** Median over rounds of this tool's time over the baseline's in the same round (>1: slower than ours). */
   ratioVsBaseline: number;
+  /** CPU time (user + system) of each run, as `runs`. */
+  cpuRuns: number[];
+  cpuMedianMs: number;
+  /** As `ratioVsBaseline`, of CPU time. */
+  cpuRatioVsBaseline: number;
   /** Median time at this size over the same tool's median at 1x. */
   growth: number;
 }
@@ -93,19 +98,25 @@ export async function benchGeneration(root: string, bundled: Record<string, unkn
       options.log(`generation ${label} (${project.operations} operations): scaffolds`);
       ours('scaffolds', ['--only', 'server'], true).run(project);
       const times: Record<string, number[]> = Object.fromEntries(TOOLS.map((t) => [t.name, []]));
+      const cpu: Record<string, number[]> = Object.fromEntries(TOOLS.map((t) => [t.name, []]));
       const capped = new Set<string>();
       for (let round = 0; round < rounds; round++) {
         options.log(`generation ${label}: round ${round + 1}/${rounds}`);
         for (const tool of TOOLS) {
           if (capped.has(tool.name)) continue;
-          const ms = tool.run(project, options.capMs);
-          if (ms === undefined) capped.add(tool.name);
-          else times[tool.name]!.push(ms);
+          const measured = tool.run(project, options.capMs);
+          if (measured === undefined) capped.add(tool.name);
+          else {
+            times[tool.name]!.push(measured.ms);
+            cpu[tool.name]!.push(measured.cpuMs);
+          }
         }
       }
       const base = times[BASELINE]!;
+      const baseCpu = cpu[BASELINE]!;
       for (const tool of TOOLS) {
         const runs = capped.has(tool.name) ? [] : times[tool.name]!;
+        const cpuRuns = capped.has(tool.name) ? [] : cpu[tool.name]!;
         const at1 = spec === undefined ? rows.find((r) => r.factor === 1 && r.tool === tool.name) : undefined;
         const medianMs = median(runs);
         rows.push({
@@ -117,6 +128,9 @@ export async function benchGeneration(root: string, bundled: Record<string, unkn
           runs: runs.map(Math.round),
           ...(capped.has(tool.name) && { cappedAtMs: options.capMs }),
           ratioVsBaseline: median(runs.map((ms, i) => ms / base[i]!)),
+          cpuRuns: cpuRuns.map(Math.round),
+          cpuMedianMs: median(cpuRuns),
+          cpuRatioVsBaseline: median(cpuRuns.map((ms, i) => ms / baseCpu[i]!)),
           growth: at1 ? medianMs / at1.medianMs : factor === 1 ? 1 : Number.NaN,
         });
       }

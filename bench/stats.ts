@@ -1,5 +1,9 @@
 /** Shared measuring and printing helpers of the benchmarks. */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;
@@ -20,13 +24,45 @@ export const fmt = {
   kib: (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`,
 };
 
+const CPU_REPORT = fileURLToPath(new URL('./cpu-report.cjs', import.meta.url));
+
+/**
+ * Wall time and CPU time (user + system of every Node process it ran, its
+ * own and any children) of one Node command, or undefined past `timeoutMs`.
+ */
+export function timeNodeProcess(args: string[], cwd: string, timeoutMs?: number): { ms: number; cpuMs: number } | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'teamchat-bench-cpu-'));
+  const file = join(dir, 'cpu');
+  try {
+    const env = { ...process.env, TEAMCHAT_BENCH_CPU_FILE: file, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(CPU_REPORT)}`.trim() };
+    const ms = timeProcess(process.execPath, args, cwd, timeoutMs, env);
+    if (ms === undefined) return undefined;
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      // No Node process reached its exit handler.
+    }
+    const cpuMs = text.split('\n').filter(Boolean).map(Number).reduce((a, b) => a + b, 0);
+    return { ms, cpuMs: text === '' ? Number.NaN : cpuMs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Wall time of one child process, or undefined when it ran longer than
  * `timeoutMs` (it is then killed); throws with its output when it fails.
  */
-export function timeProcess(command: string, args: string[], cwd: string, timeoutMs?: number): number | undefined {
+export function timeProcess(command: string, args: string[], cwd: string, timeoutMs?: number, env?: NodeJS.ProcessEnv): number | undefined {
   const started = performance.now();
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 2 ** 20, ...(timeoutMs !== undefined && { timeout: timeoutMs, killSignal: 'SIGKILL' }) });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+    ...(env !== undefined && { env }),
+    ...(timeoutMs !== undefined && { timeout: timeoutMs, killSignal: 'SIGKILL' }),
+  });
   const ms = performance.now() - started;
   if (timeoutMs !== undefined && result.signal === 'SIGKILL' && ms >= timeoutMs) return undefined;
   if (result.status !== 0) throw new Error(`${args.join(' ')} (in ${cwd}) failed with ${result.status}:\n${result.stdout}\n${result.stderr}`);
