@@ -90,7 +90,10 @@ const ACCESSIBLE = `
  * the flag on it, in one statement (so atomically). A keyword anchor
  * resolves to a message (the oldest, newest or first unread match), which is
  * then the range's anchor like an explicit ID; one extra row on each side
- * tells whether that side was exhausted.
+ * tells whether that side was exhausted. The rows are locked in ID order
+ * before they change: the range is listed newest-first before the anchor and
+ * oldest-first after it, so two requests over overlapping ranges could
+ * otherwise lock the same rows in opposite orders and deadlock.
  */
 export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise<RangeUpdateResult> {
   const p = new SqlParams(request.params.values);
@@ -125,9 +128,13 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
         SELECT s.channel_id FROM subscriptions s WHERE s.user_id = $1 AND s.active
       ) AS subscribed
       FROM messages m WHERE m.id IN (SELECT id FROM range)),
+    locked AS MATERIALIZED (
+      SELECT message_id FROM user_messages
+      WHERE user_id = $1 AND message_id IN (SELECT id FROM target WHERE subscribed OR NOT ${skip}::boolean)
+      ORDER BY message_id FOR UPDATE),
     changed AS (
       UPDATE user_messages SET ${change}
-        AND user_id = $1 AND message_id IN (SELECT id FROM target WHERE subscribed OR NOT ${skip}::boolean)
+        AND user_id = $1 AND message_id IN (SELECT message_id FROM locked)
       RETURNING 1)
     SELECT (SELECT array_agg(id ORDER BY id) FROM range) AS ids,
       (SELECT count(*)::integer FROM before) AS before_count,
