@@ -28,6 +28,12 @@ export interface FlatField {
   required: boolean;
   /** Set when the field belongs to one inline variant of a union (`variant 2`, or the variant's title). */
   variant?: string;
+  /**
+   * Set when the field's named type (or its elements' or values') was already
+   * spelt out higher in the same table: its name and the path its fields are
+   * listed under.
+   */
+  sameAs?: { name: string; path: string };
 }
 
 /** What a union variant is called on a page: its schema name, its title, or its position. */
@@ -43,7 +49,10 @@ export function variantLabel(variant: Schema, index: number): string {
  * inline object variants of unions (marked with their variant). Named
  * variants are not entered: the page defines each named type once. A named
  * schema already on the current path is not entered again, so recursive
- * schemas terminate.
+ * schemas terminate; one already spelt out elsewhere in the table is not
+ * entered again either (the field notes where its fields are), so densely
+ * cross-referenced schemas give a table of one row per field of each, not
+ * one per path through them.
  */
 export function flattenFields(schema: Schema, lookup: SchemaLookup): FlatField[] {
   const fields: FlatField[] = [];
@@ -56,21 +65,34 @@ export function flattenFields(schema: Schema, lookup: SchemaLookup): FlatField[]
     return true;
   };
 
-  const walk = (node: Schema, prefix: string, enclosing: ReadonlySet<string>, variant: string | undefined): void => {
+  // Named schemas spelt out so far: the path their fields are listed under.
+  const expanded = new Map<string, string | null>();
+  const walk = (node: Schema, prefix: string, enclosing: ReadonlySet<string>, variant: string | undefined, owner?: FlatField): void => {
     const name = node.kind === 'ref' ? node.name : node.refName;
     if (name !== undefined && enclosing.has(name)) return;
+    if (name !== undefined) {
+      const first = expanded.get(name);
+      if (first !== undefined) {
+        // `null`: spelt out with no fields (a scalar, or a union of named variants): nothing to point to.
+        if (first !== null && owner !== undefined && owner.sameAs === undefined) owner.sameAs = { name, path: first };
+        return;
+      }
+    }
+    const before = fields.length;
     const inside = name === undefined ? enclosing : new Set([...enclosing, name]);
     const target = resolve(node, lookup);
-    walkOwn(target, prefix, inside, variant);
+    walkOwn(target, prefix, inside, variant, owner);
     // Members an `allOf` could not merge (a union beside an object) add their fields at the same level.
-    for (const member of target.allOf ?? []) walk(member, prefix, inside, variant);
+    for (const member of target.allOf ?? []) walk(member, prefix, inside, variant, owner);
+    if (name !== undefined) expanded.set(name, fields.length > before ? prefix : null);
   };
 
   const field = (path: string, child: Schema, required: boolean, inside: ReadonlySet<string>, variant: string | undefined): void => {
-    if (add({ path, schema: child, required, ...(variant === undefined ? {} : { variant }) })) walk(child, path, inside, variant);
+    const flat: FlatField = { path, schema: child, required, ...(variant === undefined ? {} : { variant }) };
+    if (add(flat)) walk(child, path, inside, variant, flat);
   };
 
-  const walkOwn = (target: Schema, prefix: string, inside: ReadonlySet<string>, variant: string | undefined): void => {
+  const walkOwn = (target: Schema, prefix: string, inside: ReadonlySet<string>, variant: string | undefined, owner: FlatField | undefined): void => {
     const join = (segment: string) => (prefix === '' ? segment : `${prefix}.${segment}`);
     switch (target.kind) {
       case 'object':
@@ -84,7 +106,7 @@ export function flattenFields(schema: Schema, lookup: SchemaLookup): FlatField[]
         return;
       case 'array':
         (target.prefixItems ?? []).forEach((item, index) => field(`${prefix}[${index}]`, item, true, inside, variant));
-        if (target.items !== undefined) walk(target.items, `${prefix}[]`, inside, variant);
+        if (target.items !== undefined) walk(target.items, `${prefix}[]`, inside, variant, owner);
         return;
       case 'union': {
         // Fields are marked with their variant where several variants are objects (a path alone does not tell them apart).
@@ -93,7 +115,7 @@ export function flattenFields(schema: Schema, lookup: SchemaLookup): FlatField[]
           // Named variants are defined on their own; an inline variant's fields are listed here.
           if (member.kind === 'ref' || member.refName !== undefined) return;
           const mark = objects > 1 && resolve(member, lookup).kind === 'object' ? variantLabel(member, index) : undefined;
-          walk(member, prefix, inside, variant ?? mark);
+          walk(member, prefix, inside, variant ?? mark, owner);
         });
         return;
       }

@@ -4,8 +4,9 @@ import type { OutputFile, Target, TargetContext } from '../types.js';
 import { changelogView } from './changelog-page.js';
 import { schemaLookup } from './fields.js';
 import { indexView } from './index-page.js';
-import { CHANGELOG_FILE, INDEX_FILE, REDOC_FILE, REFERENCE_DIR } from './links.js';
-import { operationPageView } from './operation-page.js';
+import { CHANGELOG_FILE, INDEX_FILE, REDOC_FILE, REFERENCE_DIR, TYPES_FILE } from './links.js';
+import { operationPageView, type NamedTypeView } from './operation-page.js';
+import { typesPageView } from './types-page.js';
 import { buildRedocHtml, redocInputStamp, withBanner, withLocalScript } from './redoc.js';
 import { loadTemplates } from './templates.js';
 
@@ -21,13 +22,18 @@ export function renderMarkdown(ctx: TargetContext): OutputFile[] {
     contents,
     ownership: 'generated',
   });
-  return [
-    ...model.operations.map((operation) =>
-      file(
-        posix.join(REFERENCE_DIR, `${operation.names.file}.md`),
-        templates.operation(operationPageView(operation, { model, lookup, banner: pageBanner })),
-      ),
+  const typeViews = new Map<string, NamedTypeView>();
+  const sharedTypes = new Set<string>();
+  const pages = model.operations.map((operation) =>
+    file(
+      posix.join(REFERENCE_DIR, `${operation.names.file}.md`),
+      templates.operation(operationPageView(operation, { model, lookup, banner: pageBanner, typeViews, sharedTypes })),
     ),
+  );
+  return [
+    ...pages,
+    // Only documents with a page over PAGE_TYPE_LIMIT named types get the shared types page.
+    ...(sharedTypes.size > 0 ? [file(TYPES_FILE, templates.types(typesPageView(model, lookup, sharedTypes, pageBanner, typeViews)))] : []),
     // The changelog lists feature levels: only documents that name them get one.
     ...(model.conventions.featureLevels ? [file(CHANGELOG_FILE, templates.changelog(changelogView(model, lookup, pageBanner)))] : []),
     file(INDEX_FILE, templates.index(indexView(model, pageBanner))),

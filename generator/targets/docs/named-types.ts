@@ -8,17 +8,37 @@ import type { SchemaLookup } from './fields.js';
  */
 export function referencedNames(roots: Schema[], lookup: SchemaLookup): string[] {
   const found = new Set<string>();
-  const visitChildren = (schema: Schema): void => children(schema).forEach(visit);
-  function visit(schema: Schema): void {
+  addReferenced(roots, lookup, found);
+  return [...found];
+}
+
+/**
+ * Adds to `found` the names `referencedNames` gives for `roots`, skipping
+ * those already there: a found name's closure is already in `found`, so
+ * several calls sharing one set walk each named schema once.
+ */
+function addReferenced(roots: Schema[], lookup: SchemaLookup, found: Set<string>): void {
+  // Unnamed nodes can be shared (a DAG): each is walked once.
+  const walked = new Set<Schema>();
+  const stack = [...roots].reverse();
+  // Depth-first, children in order, so names come in first-use order.
+  while (stack.length > 0) {
+    const schema = stack.pop()!;
     const name = schema.kind === 'ref' ? schema.name : schema.refName;
     const target = name === undefined ? undefined : lookup.get(name);
-    if (name === undefined || target === undefined) return visitChildren(schema);
-    if (found.has(name)) return;
-    found.add(name);
-    visitChildren(target);
+    let next: Schema;
+    if (name === undefined || target === undefined) {
+      if (walked.has(schema)) continue;
+      walked.add(schema);
+      next = schema;
+    } else {
+      if (found.has(name)) continue;
+      found.add(name);
+      next = target;
+    }
+    const nodes = children(next);
+    for (let i = nodes.length - 1; i >= 0; i--) stack.push(nodes[i]!);
   }
-  roots.forEach(visit);
-  return [...found];
 }
 
 /**
@@ -28,9 +48,7 @@ export function referencedNames(roots: Schema[], lookup: SchemaLookup): string[]
  */
 export function definedElsewhereNames(roots: Schema[], lookup: SchemaLookup): string[] {
   const found = new Set<string>();
-  const add = (schema: Schema): void => {
-    for (const name of referencedNames([schema], lookup)) found.add(name);
-  };
+  const add = (schema: Schema): void => addReferenced([schema], lookup, found);
   const visited = new Set<Schema>();
   const visit = (schema: Schema, name = schema.refName): void => {
     if (visited.has(schema)) return;

@@ -4,7 +4,7 @@ import { clientExample } from './client-example.js';
 import { credentialVariable, curlExample } from './curl.js';
 import type { SchemaLookup } from './fields.js';
 import { codeBlock, escapeCell, inlineCode, oneLine } from './markdown.js';
-import { CHANGELOG_FILE, INDEX_FILE } from './links.js';
+import { CHANGELOG_FILE, INDEX_FILE, TYPES_FILE } from './links.js';
 import { levelCell, notesCell } from './notes.js';
 import { definedElsewhereNames, definitionOf, referencedNames } from './named-types.js';
 import { contentBlock, fieldRows, fieldTable, headerTable, unionBlock, type BlockContext, type FieldRow } from './schema-blocks.js';
@@ -36,6 +36,11 @@ export interface OperationPageView {
   /** Whole-mode request body: one block per media type. */
   requestBody: { intro: string; contents: string[] } | undefined;
   types: NamedTypeView[];
+  /**
+   * When the page uses more named types than it defines (`PAGE_TYPE_LIMIT`):
+   * how many, and the link to the shared types page that defines them.
+   */
+  typesPage: { count: number; link: string } | undefined;
   responsesTitle: string;
   responses: ResponseView[];
   /** Body-coded errors (our convention): a row per code. */
@@ -104,7 +109,18 @@ export interface PageContext {
   model: ApiModel;
   lookup: SchemaLookup;
   banner: string;
+  /** Named type views already built, shared by the pages of one run. */
+  typeViews?: Map<string, NamedTypeView>;
+  /** Collects the names of types the pages leave to the shared types page. */
+  sharedTypes?: Set<string>;
 }
+
+/**
+ * The most named types a page defines itself. In a document of densely
+ * cross-referenced schemas (Stripe's) each operation reaches hundreds of
+ * them; such a page defines none and links to the shared types page instead.
+ */
+export const PAGE_TYPE_LIMIT = 40;
 
 const ENCODING_LABEL = { plain: 'plain', json: 'JSON', file: 'file' } as const;
 
@@ -160,6 +176,10 @@ export function operationPageView(operation: Operation, page: PageContext): Oper
     for (const name of referencedNames(operation.errors.flatMap((error) => error.contents.map((content) => content.schema)), lookup)) names.add(name);
   }
 
+  const typeViews = page.typeViews ?? new Map<string, NamedTypeView>();
+  const shared = names.size > PAGE_TYPE_LIMIT;
+  if (shared) for (const name of names) page.sharedTypes?.add(name);
+
   const schemes = exampleSchemes(operation, model);
   const variables = [...new Set(schemes.map(credentialVariable).filter((variable) => variable !== ''))];
   return {
@@ -192,7 +212,8 @@ export function operationPageView(operation: Operation, page: PageContext): Oper
               .join(' '),
             contents: wholeBody.contents.map((content) => contentBlock(content, ctx)),
           },
-    types: [...names].map((name) => namedTypeView(name, ctx)),
+    types: shared ? [] : [...names].map((name) => cachedTypeView(name, ctx, typeViews)),
+    typesPage: shared ? { count: names.size, link: `../${TYPES_FILE}` } : undefined,
     responsesTitle: successes.length > 1 ? 'Responses' : 'Response',
     responses: successes.map((response) => responseView(response, ctx)),
     codedErrors: bodyCodes,
@@ -263,6 +284,15 @@ function parameterRow(parameter: Parameter, lookup: SchemaLookup): ParameterRow 
     featureLevel: levelCell(parameter),
     notes: notesCell(parameter.description, parameter.schema, parameter, lookup),
   };
+}
+
+export function cachedTypeView(name: string, ctx: BlockContext, cache: Map<string, NamedTypeView>): NamedTypeView {
+  let view = cache.get(name);
+  if (view === undefined) {
+    view = namedTypeView(name, ctx);
+    cache.set(name, view);
+  }
+  return view;
 }
 
 function namedTypeView(name: string, ctx: BlockContext): NamedTypeView {

@@ -21,6 +21,11 @@ export interface FieldRow {
 export function fieldRows(schema: Schema, ctx: BlockContext): FieldRow[] {
   return flattenFields(schema, ctx.lookup).map((field) => {
     const row = fieldRow(field.path, field.schema, field.required, ctx);
+    if (field.sameAs !== undefined) {
+      const at = field.sameAs.path === '' ? 'at the top level' : `under ${inlineCode(field.sameAs.path)}`;
+      const where = escapeCell(`${inlineCode(field.sameAs.name)}: fields as ${at}.`);
+      row.notes = row.notes === '' ? where : `${row.notes}<br>${where}`;
+    }
     if (field.variant === undefined) return row;
     const only = `Only in ${field.variant.startsWith('variant ') ? field.variant : inlineCode(field.variant)}.`;
     return { ...row, notes: row.notes === '' ? only : `${only}<br>${row.notes}` };

@@ -4,11 +4,13 @@ import Handlebars from 'handlebars';
 import type { ChangelogView } from './changelog-page.js';
 import type { IndexView } from './index-page.js';
 import type { OperationPageView } from './operation-page.js';
+import type { TypesPageView } from './types-page.js';
 
 export interface DocsTemplates {
   operation(view: OperationPageView): string;
   changelog(view: ChangelogView): string;
   index(view: IndexView): string;
+  types(view: TypesPageView): string;
 }
 
 /**
@@ -26,6 +28,7 @@ export function loadTemplates(templatesDir: string): DocsTemplates {
     operation: compile<OperationPageView>('operation'),
     changelog: compile<ChangelogView>('changelog'),
     index: compile<IndexView>('index'),
+    types: compile<TypesPageView>('types'),
   };
 }
 
