@@ -361,13 +361,18 @@ export interface ParamSpec {
   readonly key?: string;
   readonly in: ParamLocation;
   readonly encoding: ParamEncoding;
-  /** `plain` parameters: absent means the location's default (path and header `simple`, query and cookie `form`). */
+  /**
+   * `plain` parameters: absent means the location's default (path and header
+   * `simple`, query and cookie `form`). Body fields: the style their Encoding
+   * Object gives a list or object (spread as a query parameter's would be);
+   * absent, a scalar's text, a list's elements as the field repeated.
+   */
   readonly style?: ParamStyle;
-  /** Absent means the style's default: true for `form`, false otherwise. */
+  /** Absent means the style's default: true for `form`, false otherwise. A JSON body field: one JSON text per list element. */
   readonly explode?: boolean;
-  /** Query: reserved characters (RFC 3986) are sent as they are. */
+  /** Query and form fields: reserved characters (RFC 3986) are sent as they are. */
   readonly allowReserved?: boolean;
-  /** Multipart fields: the part's media type (a file's default when the file names none). */
+  /** Multipart fields: the part's media type (a file's default when the file names none; JSON parts default to `application/json`). */
   readonly contentType?: string;
   readonly featureLevel?: number;
 }
@@ -907,8 +912,10 @@ export function buildRequest(name: string, spec: OperationSpec, values: Record<s
   const query: string[] = [];
   const cookies: string[] = [];
   const form = new URLSearchParams();
+  /** Form fields spread by their style, already encoded (`tags=a&tags=b`, `filter[kind]=x`). */
+  const styledFields: string[] = [];
   let formFields = 0;
-  const multipart = spec.body === 'multipart' && spec.requestBody === undefined ? new FormData() : undefined;
+  const multipart: Part[] | undefined = spec.body === 'multipart' && spec.requestBody === undefined ? [] : undefined;
   let path = spec.path;
 
   for (const param of spec.params) {
@@ -929,8 +936,11 @@ export function buildRequest(name: string, spec: OperationSpec, values: Record<s
       else cookies.push(...serializeCookie(param.name, value, param.explode ?? true));
     } else if (multipart) {
       appendPart(multipart, param, value);
+    } else if (param.style !== undefined) {
+      styledFields.push(...serializeQuery(param.name, value, param.style, param.explode ?? param.style === 'form', param.allowReserved));
+      formFields += 1;
     } else {
-      for (const text of fieldTexts(value, param.encoding)) form.append(param.name, text);
+      for (const text of fieldTexts(value, param.encoding, param.explode)) form.append(param.name, text);
       formFields += 1;
     }
   }
@@ -943,11 +953,13 @@ export function buildRequest(name: string, spec: OperationSpec, values: Record<s
       if (whole.contentType !== undefined) headers['Content-Type'] = whole.contentType;
     }
   } else if (multipart) {
-    // fetch sets the multipart Content-Type itself, boundary included.
-    body = multipart;
+    const encoded = multipartBody(multipart);
+    body = encoded.body;
+    // Without a Content-Type of ours, fetch writes FormData's own, boundary included.
+    if (encoded.contentType !== undefined) headers['Content-Type'] = encoded.contentType;
   } else if (formFields > 0) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    body = form.toString();
+    body = [form.toString(), ...styledFields].filter((text) => text !== '').join('&');
   }
   return { path, query, headers, cookies, body };
 }
@@ -960,32 +972,74 @@ function acceptHeader(spec: OperationSpec): string | undefined {
   return types.size === 0 ? undefined : [...types].join(', ');
 }
 
-/** A form field's texts: JSON text, or the value as text (arrays: one field per item, objects as JSON). */
-function fieldTexts(value: unknown, encoding: ParamEncoding): string[] {
-  if (encoding === 'json') return [JSON.stringify(value)];
+/**
+ * A form field's texts: JSON text (one per element for an exploded JSON
+ * list), or the value as text (arrays: one field per item, objects as JSON).
+ */
+function fieldTexts(value: unknown, encoding: ParamEncoding, explode?: boolean): string[] {
+  if (encoding === 'json') return explode === true && Array.isArray(value) ? value.filter((v) => v !== undefined).map((v) => JSON.stringify(v)) : [JSON.stringify(value)];
   if (Array.isArray(value)) return value.filter((v) => v !== undefined).map(scalarText);
   return [value === null ? 'null' : scalarText(value)];
 }
 
-function appendPart(form: FormData, param: ParamSpec, value: unknown): void {
+/** One part of a multipart body: a text field (with its media type, when declared), or a file. */
+type Part = { readonly name: string; readonly text: string; readonly contentType?: string } | { readonly name: string; readonly file: Blob; readonly filename: string };
+
+/**
+ * A multipart field's parts (OpenAPI's Encoding Object): files; JSON text
+ * typed `application/json` (or the declared part type), one part per element
+ * when exploded; a value spread by its style, one part per field; else text,
+ * one part per list element, typed when the document declares a type.
+ */
+function appendPart(parts: Part[], param: ParamSpec, value: unknown): void {
   if (param.encoding === 'file') {
-    for (const file of Array.isArray(value) ? value : [value]) appendFile(form, param.name, file as UploadFile | Blob, param.contentType);
+    for (const file of Array.isArray(value) ? value : [value]) parts.push(filePart(param.name, file as UploadFile | Blob, param.contentType));
+  } else if (param.encoding === 'plain' && param.style !== undefined) {
+    for (const pair of serializeQuery(param.name, value, param.style, param.explode ?? param.style === 'form')) {
+      const equals = pair.indexOf('=');
+      parts.push({ name: decodeURIComponent(pair.slice(0, equals)), text: decodeURIComponent(pair.slice(equals + 1)) });
+    }
   } else {
-    for (const text of fieldTexts(value, param.encoding)) form.append(param.name, text);
+    const contentType = param.contentType ?? (param.encoding === 'json' ? 'application/json' : undefined);
+    for (const text of fieldTexts(value, param.encoding, param.explode)) parts.push(contentType === undefined ? { name: param.name, text } : { name: param.name, text, contentType });
   }
 }
 
-function appendFile(form: FormData, field: string, file: UploadFile | Blob, partType: string | undefined): void {
-  if (file instanceof Blob) {
-    form.append(field, file, file instanceof File ? file.name : field);
-    return;
-  }
+function filePart(field: string, file: UploadFile | Blob, partType: string | undefined): Part {
+  if (file instanceof Blob) return { name: field, file, filename: file instanceof File ? file.name : field };
   const type = file.contentType ?? partType ?? 'application/octet-stream';
   const blob =
     file.data instanceof Blob && file.contentType === undefined && (file.data.type !== '' || partType === undefined)
       ? file.data
       : new Blob([file.data] as unknown as ConstructorParameters<typeof Blob>[0], { type });
-  form.append(field, blob, file.filename);
+  return { name: field, file: blob, filename: file.filename };
+}
+
+/**
+ * The parts as a body: FormData (fetch writes its Content-Type) unless a text
+ * part has a media type of its own, which FormData cannot give without making
+ * the part a file; then the body is written here, boundary and all.
+ */
+function multipartBody(parts: readonly Part[]): { body: RequestBody; contentType?: string } {
+  if (!parts.some((part) => 'text' in part && part.contentType !== undefined)) {
+    const form = new FormData();
+    for (const part of parts) {
+      if ('text' in part) form.append(part.name, part.text);
+      else form.append(part.name, part.file, part.filename);
+    }
+    return { body: form };
+  }
+  const boundary = `----teamchat${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
+  const quoted = (text: string): string => text.replace(/[\r\n"]/g, (c) => encodeURIComponent(c));
+  const chunks: (string | Blob)[] = [];
+  for (const part of parts) {
+    const disposition = `Content-Disposition: form-data; name="${quoted(part.name)}"${'file' in part ? `; filename="${quoted(part.filename)}"` : ''}`;
+    const type = 'file' in part ? part.file.type || 'application/octet-stream' : part.contentType;
+    chunks.push(`--${boundary}\r\n${disposition}\r\n${type === undefined ? '' : `Content-Type: ${type}\r\n`}\r\n`);
+    chunks.push('file' in part ? part.file : part.text, '\r\n');
+  }
+  chunks.push(`--${boundary}--\r\n`);
+  return { body: new Blob(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 /** Whether `mediaType` (possibly a wildcard like `image/*`) covers `actual`. */
@@ -1020,17 +1074,18 @@ function wholeBody(name: string, spec: BodySpec, value: unknown, contentType: st
       return { body: form.toString(), contentType: declared ?? 'application/x-www-form-urlencoded' };
     }
     case 'multipart': {
-      const form = new FormData();
+      const parts: Part[] = [];
       for (const [key, item] of Object.entries(isRecord(value) ? value : {})) {
         if (item === undefined) continue;
         const items = Array.isArray(item) ? item : [item];
         for (const part of items) {
-          if (part instanceof Blob || isUploadFile(part)) appendFile(form, key, part, undefined);
-          else form.append(key, isRecord(part) ? JSON.stringify(part) : scalarText(part));
+          if (part instanceof Blob || isUploadFile(part)) parts.push(filePart(key, part, undefined));
+          else parts.push(isRecord(part) ? { name: key, text: JSON.stringify(part), contentType: 'application/json' } : { name: key, text: scalarText(part) });
         }
       }
-      // fetch writes the boundary into the Content-Type itself.
-      return { body: form, contentType: undefined };
+      // Without a Content-Type here, fetch writes FormData's, boundary included.
+      const encoded = multipartBody(parts);
+      return { body: encoded.body, contentType: encoded.contentType };
     }
     case 'binary': {
       const bytes = value instanceof Blob || value instanceof ArrayBuffer ? value : value instanceof Uint8Array ? value : new TextEncoder().encode(scalarText(value));

@@ -237,6 +237,17 @@ export function repeatedElements(texts: string[], kind: 'string' | 'integer' | '
   });
 }
 
+/** Each text parsed as JSON (one JSON part per list element), or `INVALID_JSON` when one is not JSON. */
+export function repeatedJson(texts: readonly string[]): unknown[] | typeof INVALID_JSON {
+  const values: unknown[] = [];
+  for (const text of texts) {
+    const value = parseJson(text);
+    if (value === INVALID_JSON) return INVALID_JSON;
+    values.push(value);
+  }
+  return values;
+}
+
 /** The one file sent in field `name`, or how many there were when not exactly one. */
 export function singleFile(raw: RawRequest, name: string): DecodedFile | number {
   let found: DecodedFile | undefined;
@@ -256,7 +267,7 @@ export function singleFile(raw: RawRequest, name: string): DecodedFile | number 
  */
 export function unsupportedParameters(raw: RawRequest, known: ReadonlySet<string>, deep?: readonly string[]): string[] {
   let found: string[] | undefined;
-  for (const name in raw.body) if (!known.has(name)) (found ??= []).push(name);
+  for (const name in raw.body) if (!known.has(name) && !isDeepField(name, deep)) (found ??= []).push(name);
   for (const name in raw.query) if (!known.has(name) && !isDeepField(name, deep)) (found ??= []).push(name);
   for (const file of raw.files ?? []) if (!known.has(file.field)) (found ??= []).push(file.field);
   if (found === undefined) return [];

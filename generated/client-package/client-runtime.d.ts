@@ -270,13 +270,18 @@ export interface ParamSpec {
     readonly key?: string;
     readonly in: ParamLocation;
     readonly encoding: ParamEncoding;
-    /** `plain` parameters: absent means the location's default (path and header `simple`, query and cookie `form`). */
+    /**
+     * `plain` parameters: absent means the location's default (path and header
+     * `simple`, query and cookie `form`). Body fields: the style their Encoding
+     * Object gives a list or object (spread as a query parameter's would be);
+     * absent, a scalar's text, a list's elements as the field repeated.
+     */
     readonly style?: ParamStyle;
-    /** Absent means the style's default: true for `form`, false otherwise. */
+    /** Absent means the style's default: true for `form`, false otherwise. A JSON body field: one JSON text per list element. */
     readonly explode?: boolean;
-    /** Query: reserved characters (RFC 3986) are sent as they are. */
+    /** Query and form fields: reserved characters (RFC 3986) are sent as they are. */
     readonly allowReserved?: boolean;
-    /** Multipart fields: the part's media type (a file's default when the file names none). */
+    /** Multipart fields: the part's media type (a file's default when the file names none; JSON parts default to `application/json`). */
     readonly contentType?: string;
     readonly featureLevel?: number;
 }

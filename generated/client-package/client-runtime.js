@@ -496,8 +496,10 @@ export function buildRequest(name, spec, values, contentType) {
     const query = [];
     const cookies = [];
     const form = new URLSearchParams();
+    /** Form fields spread by their style, already encoded (`tags=a&tags=b`, `filter[kind]=x`). */
+    const styledFields = [];
     let formFields = 0;
-    const multipart = spec.body === 'multipart' && spec.requestBody === undefined ? new FormData() : undefined;
+    const multipart = spec.body === 'multipart' && spec.requestBody === undefined ? [] : undefined;
     let path = spec.path;
     for (const param of spec.params) {
         const value = values[param.key ?? param.name];
@@ -528,8 +530,12 @@ export function buildRequest(name, spec, values, contentType) {
         else if (multipart) {
             appendPart(multipart, param, value);
         }
+        else if (param.style !== undefined) {
+            styledFields.push(...serializeQuery(param.name, value, param.style, param.explode ?? param.style === 'form', param.allowReserved));
+            formFields += 1;
+        }
         else {
-            for (const text of fieldTexts(value, param.encoding))
+            for (const text of fieldTexts(value, param.encoding, param.explode))
                 form.append(param.name, text);
             formFields += 1;
         }
@@ -544,12 +550,15 @@ export function buildRequest(name, spec, values, contentType) {
         }
     }
     else if (multipart) {
-        // fetch sets the multipart Content-Type itself, boundary included.
-        body = multipart;
+        const encoded = multipartBody(multipart);
+        body = encoded.body;
+        // Without a Content-Type of ours, fetch writes FormData's own, boundary included.
+        if (encoded.contentType !== undefined)
+            headers['Content-Type'] = encoded.contentType;
     }
     else if (formFields > 0) {
         headers['Content-Type'] = 'application/x-www-form-urlencoded';
-        body = form.toString();
+        body = [form.toString(), ...styledFields].filter((text) => text !== '').join('&');
     }
     return { path, query, headers, cookies, body };
 }
@@ -563,34 +572,76 @@ function acceptHeader(spec) {
             types.add(mediaType);
     return types.size === 0 ? undefined : [...types].join(', ');
 }
-/** A form field's texts: JSON text, or the value as text (arrays: one field per item, objects as JSON). */
-function fieldTexts(value, encoding) {
+/**
+ * A form field's texts: JSON text (one per element for an exploded JSON
+ * list), or the value as text (arrays: one field per item, objects as JSON).
+ */
+function fieldTexts(value, encoding, explode) {
     if (encoding === 'json')
-        return [JSON.stringify(value)];
+        return explode === true && Array.isArray(value) ? value.filter((v) => v !== undefined).map((v) => JSON.stringify(v)) : [JSON.stringify(value)];
     if (Array.isArray(value))
         return value.filter((v) => v !== undefined).map(scalarText);
     return [value === null ? 'null' : scalarText(value)];
 }
-function appendPart(form, param, value) {
+/**
+ * A multipart field's parts (OpenAPI's Encoding Object): files; JSON text
+ * typed `application/json` (or the declared part type), one part per element
+ * when exploded; a value spread by its style, one part per field; else text,
+ * one part per list element, typed when the document declares a type.
+ */
+function appendPart(parts, param, value) {
     if (param.encoding === 'file') {
         for (const file of Array.isArray(value) ? value : [value])
-            appendFile(form, param.name, file, param.contentType);
+            parts.push(filePart(param.name, file, param.contentType));
+    }
+    else if (param.encoding === 'plain' && param.style !== undefined) {
+        for (const pair of serializeQuery(param.name, value, param.style, param.explode ?? param.style === 'form')) {
+            const equals = pair.indexOf('=');
+            parts.push({ name: decodeURIComponent(pair.slice(0, equals)), text: decodeURIComponent(pair.slice(equals + 1)) });
+        }
     }
     else {
-        for (const text of fieldTexts(value, param.encoding))
-            form.append(param.name, text);
+        const contentType = param.contentType ?? (param.encoding === 'json' ? 'application/json' : undefined);
+        for (const text of fieldTexts(value, param.encoding, param.explode))
+            parts.push(contentType === undefined ? { name: param.name, text } : { name: param.name, text, contentType });
     }
 }
-function appendFile(form, field, file, partType) {
-    if (file instanceof Blob) {
-        form.append(field, file, file instanceof File ? file.name : field);
-        return;
-    }
+function filePart(field, file, partType) {
+    if (file instanceof Blob)
+        return { name: field, file, filename: file instanceof File ? file.name : field };
     const type = file.contentType ?? partType ?? 'application/octet-stream';
     const blob = file.data instanceof Blob && file.contentType === undefined && (file.data.type !== '' || partType === undefined)
         ? file.data
         : new Blob([file.data], { type });
-    form.append(field, blob, file.filename);
+    return { name: field, file: blob, filename: file.filename };
+}
+/**
+ * The parts as a body: FormData (fetch writes its Content-Type) unless a text
+ * part has a media type of its own, which FormData cannot give without making
+ * the part a file; then the body is written here, boundary and all.
+ */
+function multipartBody(parts) {
+    if (!parts.some((part) => 'text' in part && part.contentType !== undefined)) {
+        const form = new FormData();
+        for (const part of parts) {
+            if ('text' in part)
+                form.append(part.name, part.text);
+            else
+                form.append(part.name, part.file, part.filename);
+        }
+        return { body: form };
+    }
+    const boundary = `----teamchat${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
+    const quoted = (text) => text.replace(/[\r\n"]/g, (c) => encodeURIComponent(c));
+    const chunks = [];
+    for (const part of parts) {
+        const disposition = `Content-Disposition: form-data; name="${quoted(part.name)}"${'file' in part ? `; filename="${quoted(part.filename)}"` : ''}`;
+        const type = 'file' in part ? part.file.type || 'application/octet-stream' : part.contentType;
+        chunks.push(`--${boundary}\r\n${disposition}\r\n${type === undefined ? '' : `Content-Type: ${type}\r\n`}\r\n`);
+        chunks.push('file' in part ? part.file : part.text, '\r\n');
+    }
+    chunks.push(`--${boundary}--\r\n`);
+    return { body: new Blob(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 /** Whether `mediaType` (possibly a wildcard like `image/*`) covers `actual`. */
 function mediaTypeMatches(mediaType, actual) {
@@ -627,20 +678,21 @@ function wholeBody(name, spec, value, contentType) {
             return { body: form.toString(), contentType: declared ?? 'application/x-www-form-urlencoded' };
         }
         case 'multipart': {
-            const form = new FormData();
+            const parts = [];
             for (const [key, item] of Object.entries(isRecord(value) ? value : {})) {
                 if (item === undefined)
                     continue;
                 const items = Array.isArray(item) ? item : [item];
                 for (const part of items) {
                     if (part instanceof Blob || isUploadFile(part))
-                        appendFile(form, key, part, undefined);
+                        parts.push(filePart(key, part, undefined));
                     else
-                        form.append(key, isRecord(part) ? JSON.stringify(part) : scalarText(part));
+                        parts.push(isRecord(part) ? { name: key, text: JSON.stringify(part), contentType: 'application/json' } : { name: key, text: scalarText(part) });
                 }
             }
-            // fetch writes the boundary into the Content-Type itself.
-            return { body: form, contentType: undefined };
+            // Without a Content-Type here, fetch writes FormData's, boundary included.
+            const encoded = multipartBody(parts);
+            return { body: encoded.body, contentType: encoded.contentType };
         }
         case 'binary': {
             const bytes = value instanceof Blob || value instanceof ArrayBuffer ? value : value instanceof Uint8Array ? value : new TextEncoder().encode(scalarText(value));

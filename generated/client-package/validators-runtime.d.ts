@@ -100,6 +100,8 @@ export declare function parseNumber(text: string): number | string;
  * list's checks name the element.
  */
 export declare function repeatedElements(texts: string[], kind: 'string' | 'integer' | 'number' | 'boolean' | 'json'): unknown[];
+/** Each text parsed as JSON (one JSON part per list element), or `INVALID_JSON` when one is not JSON. */
+export declare function repeatedJson(texts: readonly string[]): unknown[] | typeof INVALID_JSON;
 /** The one file sent in field `name`, or how many there were when not exactly one. */
 export declare function singleFile(raw: RawRequest, name: string): DecodedFile | number;
 /**

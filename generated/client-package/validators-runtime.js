@@ -185,6 +185,17 @@ export function repeatedElements(texts, kind) {
         }
     });
 }
+/** Each text parsed as JSON (one JSON part per list element), or `INVALID_JSON` when one is not JSON. */
+export function repeatedJson(texts) {
+    const values = [];
+    for (const text of texts) {
+        const value = parseJson(text);
+        if (value === INVALID_JSON)
+            return INVALID_JSON;
+        values.push(value);
+    }
+    return values;
+}
 /** The one file sent in field `name`, or how many there were when not exactly one. */
 export function singleFile(raw, name) {
     let found;
@@ -205,7 +216,7 @@ export function singleFile(raw, name) {
 export function unsupportedParameters(raw, known, deep) {
     let found;
     for (const name in raw.body)
-        if (!known.has(name))
+        if (!known.has(name) && !isDeepField(name, deep))
             (found ??= []).push(name);
     for (const name in raw.query)
         if (!known.has(name) && !isDeepField(name, deep))

@@ -11,7 +11,8 @@ import type { BuildContext, RawNode } from './context.js';
 import { readExamples } from './examples.js';
 import { versionNotes } from './notes.js';
 import type { SchemaConverter } from './schema.js';
-import type { BodyContent, BodyKind, Example, Operation, Parameter, RequestBodyModel, Schema, WireEncoding } from './types.js';
+import { plainShape, structuredPart } from './parameters.js';
+import type { BodyContent, BodyKind, Example, Operation, Parameter, ParameterStyle, RequestBodyModel, Schema, WireEncoding } from './types.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -116,13 +117,15 @@ function bodyFields(ctx: BuildContext, schemas: SchemaConverter, media: RawNode,
   const multipart = content.kind === 'multipart';
   return schema.properties.map((property): Draft => {
     const rawProperty = schemas.raw.get(property.schema);
-    const encoding = fieldEncoding(ctx, schemas, property.name, property.schema, encodings, multipart);
+    const wire = fieldWire(ctx, schemas, property.name, property.schema, encodings, multipart);
     const notes = rawProperty ? versionNotes(rawProperty) : versionNotes({});
     const target = rawProperty ? ctx.deref(rawProperty) : undefined;
     const draft: Draft = {
       name: property.name,
       location: 'body',
-      encoding,
+      encoding: wire.encoding,
+      ...(wire.style !== undefined ? { style: wire.style, explode: wire.explode } : wire.explode === true ? { explode: true } : {}),
+      ...(wire.allowReserved === true ? { allowReserved: true } : {}),
       required: property.required,
       schema: property.schema,
       default: rawProperty?.default ?? (isRecord(target) ? target.default : undefined),
@@ -135,24 +138,70 @@ function bodyFields(ctx: BuildContext, schemas: SchemaConverter, media: RawNode,
   });
 }
 
+/** Styles a form field may be written in (those of a query parameter). */
+const FIELD_STYLES: readonly ParameterStyle[] = ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'];
+
+interface FieldWire {
+  encoding: WireEncoding;
+  style?: ParameterStyle;
+  explode?: boolean;
+  allowReserved?: boolean;
+}
+
 /**
- * How one field of a form or multipart body travels: a multipart file (a
- * binary string, or a list of them), JSON text (`encoding.contentType`
- * `application/json`, or a value that plain text cannot carry), or plain text.
+ * How one field of a form or multipart body travels, by its Encoding Object
+ * (docs/decisions/0020-form-fields-by-encoding.md):
+ * - a multipart file: a binary string or a list of them, or a part whose
+ *   `contentType` is a binary type;
+ * - `style`/`explode`/`allowReserved` written: the value spread as a query
+ *   parameter of that style would be (also in multipart, as OpenAPI 3.1.1 has it);
+ * - else a JSON `contentType` written: JSON text in one field (our own
+ *   document's JSON-in-form fields);
+ * - else OpenAPI's defaults: scalars as text; lists and objects of scalars
+ *   spread as `form`, exploded (`tags=a&tags=b`, an object's properties as
+ *   fields of their own) in a form body; in a multipart body a list is one
+ *   part per element and an object one `application/json` part, a list of
+ *   objects one JSON part per element.
+ * A value no style spells out (lists or objects inside a list or object, in
+ * a form body) travels as JSON text, with a warning.
  */
-function fieldEncoding(ctx: BuildContext, schemas: SchemaConverter, name: string, schema: Schema, encodings: RawNode, multipart: boolean): WireEncoding {
-  if (multipart && isFile(schemas, schema)) return 'file';
+function fieldWire(ctx: BuildContext, schemas: SchemaConverter, name: string, schema: Schema, encodings: RawNode, multipart: boolean): FieldWire {
+  if (multipart && isFile(schemas, schema)) return { encoding: 'file' };
   const encoding = ctx.deref(encodings[name]);
-  const contentType = isRecord(encoding) && typeof encoding.contentType === 'string' ? encoding.contentType.toLowerCase() : undefined;
-  if (contentType !== undefined && bodyKind(contentType) === 'json') return 'json';
-  if (multipart && contentType !== undefined && bodyKind(contentType) === 'binary') return 'file';
-  if (needsJson(schemas, schema)) {
-    if (contentType !== undefined && bodyKind(contentType) !== 'json') {
-      ctx.warn(encoding, 'contentType', `field \`${name}\` is a list, object or union sent as \`${contentType}\`; it is sent as JSON text`);
-    }
-    return 'json';
+  const written = isRecord(encoding) ? encoding : {};
+  const contentType = typeof written.contentType === 'string' ? written.contentType.toLowerCase() : undefined;
+  if (written.style !== undefined && !FIELD_STYLES.includes(written.style as ParameterStyle)) {
+    ctx.fail(encoding, 'style', `encoding of field \`${name}\` has style ${FIELD_STYLES.map((s) => `\`${s}\``).join(', ')} (found \`${String(written.style)}\`)`);
   }
-  return 'plain';
+  for (const key of ['explode', 'allowReserved'] as const) {
+    if (written[key] !== undefined && typeof written[key] !== 'boolean') ctx.fail(encoding, key, `\`${key}\` must be true or false`);
+  }
+  const styled = written.style !== undefined || written.explode !== undefined || written.allowReserved !== undefined;
+  if (!styled && contentType !== undefined) {
+    if (bodyKind(contentType) === 'json') return { encoding: 'json' };
+    if (multipart && bodyKind(contentType) === 'binary') return { encoding: 'file' };
+  }
+  const shape = plainShape(schemas, schema);
+  const resolved = schemas.resolve(schema);
+  if (!styled && multipart) {
+    // Multipart defaults: a part per list element; an object (or anything deeper) as JSON.
+    if (shape === 'scalar') return { encoding: 'plain' };
+    if (shape === 'array') return { encoding: 'plain', style: 'form', explode: true };
+    if (resolved.kind === 'array' && resolved.prefixItems === undefined) return { encoding: 'json', explode: true };
+    return { encoding: 'json' };
+  }
+  const style = (written.style as ParameterStyle | undefined) ?? 'form';
+  const explode = (written.explode as boolean | undefined) ?? style === 'form';
+  const reserved = written.allowReserved === true ? { allowReserved: true } : {};
+  if (shape === 'scalar') return { encoding: 'plain', ...reserved };
+  const mixedReadable = style === 'deepObject' || (style === 'form' && explode && structuredPart(schemas, schema).kind === 'array');
+  if (shape === undefined || (shape === 'mixed' && !mixedReadable)) {
+    ctx.warn(isRecord(encoding) ? encoding : schemas.raw.get(schema) ?? encodings, undefined, shape === undefined
+      ? `field \`${name}\` holds lists or objects inside a list or object, which no style spells out: it is sent as JSON text`
+      : `field \`${name}\` is a scalar or a list or object, which only \`deepObject\` (or exploded \`form\`, for a list) tells apart: it is sent as JSON text`);
+    return { encoding: 'json' };
+  }
+  return { encoding: 'plain', style, explode, ...reserved };
 }
 
 /** A file part: a binary string (`format: binary`/`base64` or a `contentMediaType`), or a list of them. */
@@ -165,10 +214,4 @@ export function isFile(schemas: SchemaConverter, schema: Schema): boolean {
 function isBinaryString(schemas: SchemaConverter, schema: Schema): boolean {
   const resolved = schemas.resolve(schema);
   return resolved.kind === 'string' && (resolved.format === 'binary' || schemas.raw.get(resolved)?.contentMediaType !== undefined);
-}
-
-/** Values that cannot travel as plain text: lists, objects, unions (nullable included), anything. */
-function needsJson(schemas: SchemaConverter, schema: Schema): boolean {
-  const resolved = schemas.resolve(schema);
-  return resolved.kind === 'array' || resolved.kind === 'object' || resolved.kind === 'union' || resolved.kind === 'any';
 }

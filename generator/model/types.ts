@@ -233,9 +233,13 @@ export interface Parameter extends VersionNotes {
   default?: unknown;
   /** `plain` path, query, header and cookie parameters: the style in force (written, or the location's default). */
   style?: ParameterStyle;
-  /** With `style`: whether arrays and objects spread into several fields (written, or true for `form`, else false). */
+  /**
+   * With `style`: whether arrays and objects spread into several fields
+   * (written, or true for `form`, else false). On a `json` multipart field
+   * (a list of objects): one JSON part per element.
+   */
   explode?: boolean;
-  /** Query: whether reserved characters are sent without percent-encoding. */
+  /** Query and form fields: whether reserved characters are sent without percent-encoding. */
   allowReserved?: boolean;
   description: string;
   source: SourceLocation;

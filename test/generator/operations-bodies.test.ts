@@ -6,7 +6,7 @@
  * generated checks agreeing with ajv on every example the documents give for
  * a response body or a whole request body.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -214,6 +214,65 @@ describe('request bodies in the model', () => {
       ['tags', 'json', false],
     ]);
     expect(album.requestBody?.contents[0]?.partContentTypes).toEqual({ cover: 'image/png, image/jpeg', metadata: 'application/json', tags: 'application/json' });
+  });
+});
+
+describe('form fields by their Encoding Object', () => {
+  it('lists and objects take their style (default form, exploded); JSON only by contentType; multipart defaults per part', () => {
+    const wire = (id: string) => operation('bodies-form', id).parameters.map((p) => [p.name, p.encoding, p.style ?? null, p.explode ?? null]);
+    expect(wire('createOrder')).toEqual([
+      ['name', 'plain', null, null],
+      ['tags', 'plain', 'form', true],
+      ['ids', 'plain', 'form', false],
+      ['words', 'plain', 'spaceDelimited', false],
+      ['pipes', 'plain', 'pipeDelimited', false],
+      ['filter', 'plain', 'deepObject', true],
+      ['location', 'plain', 'form', true],
+      ['dims', 'plain', 'form', false],
+      ['meta', 'json', null, null],
+      ['expand', 'plain', 'deepObject', true],
+      ['note', 'plain', null, null],
+      ['urgent', 'plain', null, null],
+    ]);
+    expect(wire('upload')).toEqual([
+      ['title', 'plain', null, null],
+      ['labels', 'plain', 'form', true],
+      ['counts', 'plain', 'form', true],
+      ['meta', 'json', null, null],
+      ['items', 'json', null, true],
+      ['csv', 'plain', null, null],
+      ['range', 'plain', 'deepObject', true],
+      ['settings', 'json', null, null],
+      ['attachment', 'file', null, null],
+    ]);
+  });
+
+  it('a field no style spells out travels as JSON text, with a warning naming file and line', async () => {
+    const root = join(scratch, 'form-nested');
+    mkdirSync(root, { recursive: true });
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'nested', version: '1' },
+      paths: {
+        '/grid': {
+          post: {
+            operationId: 'putGrid',
+            requestBody: {
+              content: {
+                'application/x-www-form-urlencoded': {
+                  schema: { type: 'object', properties: { rows: { type: 'array', items: { type: 'array', items: { type: 'integer' } } } } },
+                },
+              },
+            },
+            responses: { '204': { description: 'ok' } },
+          },
+        },
+      },
+    };
+    writeFileSync(join(root, 'openapi.json'), JSON.stringify(document, null, 2));
+    const built = buildModel(await loadSpec('openapi.json', root));
+    expect(built.operations[0]!.parameters.map((p) => [p.name, p.encoding])).toEqual([['rows', 'json']]);
+    expect(built.warnings).toEqual([expect.stringMatching(/^openapi\.json:\d+: field `rows` holds lists or objects inside a list or object, which no style spells out: it is sent as JSON text$/)]);
   });
 });
 

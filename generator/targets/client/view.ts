@@ -260,6 +260,12 @@ function paramView(parameter: Parameter, partTypes: Record<string, string> | und
     if (style !== undefined && style !== DEFAULT_STYLE[parameter.location]) fields.push(`style: ${tsString(style)}`);
     const explode = parameter.explode ?? style === 'form';
     if (explode !== (style === 'form')) fields.push(`explode: ${explode}`);
+  } else if (parameter.location === 'body' && parameter.style !== undefined) {
+    // Form fields have no style unless the model gives one (a list or object spread by its Encoding Object).
+    fields.push(`style: ${tsString(parameter.style)}`);
+    if (parameter.explode !== (parameter.style === 'form')) fields.push(`explode: ${parameter.explode === true}`);
+  } else if (parameter.location === 'body' && parameter.encoding === 'json' && parameter.explode === true) {
+    fields.push('explode: true');
   }
   if (parameter.allowReserved) fields.push('allowReserved: true');
   const partType = parameter.location === 'body' ? partTypes?.[parameter.name] : undefined;

@@ -191,8 +191,9 @@ function operationView(model: ApiModel, operation: Operation, typed: boolean, re
   const pathAliases: Record<string, string> = {};
   const fastifyPath = (operation.basePath ?? model.basePath) + toFastifyPath(operation, pathAliases);
   const files = operation.parameters.filter((parameter) => parameter.encoding === 'file');
-  // Exactly one single file: any part name is taken for it (multipart bodies from simple clients).
-  const fileParameter = files.length === 1 && files[0]!.schema.kind !== 'array' ? files[0]!.name : undefined;
+  // Exactly one single file, required: any part name is taken for it (multipart bodies from simple clients).
+  // An optional one is read by its name, so that a body without it is not refused.
+  const fileParameter = files.length === 1 && files[0]!.schema.kind !== 'array' && files[0]!.required ? files[0]!.name : undefined;
   const method = operation.method.toUpperCase() as Uppercase<HttpMethod>;
   const literals: OperationView['literals'] = {
     operationId: literal(operation.id),

@@ -28,7 +28,7 @@ export function decoderBody(operation: Operation, ctx: EmitContext): string[] {
   const known = new Set(operation.parameters.map((p) => p.name));
   const deep: string[] = [];
   for (const parameter of operation.parameters) {
-    if (parameter.location !== 'query' || parameter.encoding !== 'plain') continue;
+    if ((parameter.location !== 'query' && parameter.location !== 'body') || parameter.encoding !== 'plain') continue;
     if (parameter.style === 'deepObject') deep.push(parameter.name);
     else if (objectExploded(parameter, ctx)) for (const property of objectProperties(parameter, ctx)) known.add(property);
   }
@@ -70,6 +70,14 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
     emitCheck({ schema: parameter.schema, value: 'x', path: [], sink, ctx, scope, typeKnown });
 
   if (parameter.encoding === 'json') {
+    if (resolved.kind === 'array' && parameter.explode === true) {
+      // One JSON part per element (a multipart list of objects).
+      return [
+        `const x = repeatedJson(typeof w === "string" ? [w] : w);`,
+        `if (x === INVALID_JSON) return invalidJson(${name});`,
+        ...check(false),
+      ];
+    }
     if (resolved.kind === 'array') {
       // A list may also arrive as the same field repeated, one element each.
       const itemKind = resolved.items === undefined ? 'json' : elementKind(resolved.items, ctx);
@@ -135,7 +143,7 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
 
 /** Whether the list's wire form is one field per element (`ids=1&ids=2`). */
 function repeatsField(parameter: Parameter): boolean {
-  return (parameter.location === 'query' || parameter.location === 'cookie') && parameter.explode === true && parameter.style !== 'deepObject';
+  return (parameter.location === 'query' || parameter.location === 'cookie' || parameter.location === 'body') && parameter.explode === true && parameter.style !== 'deepObject';
 }
 
 /** `w` (a plain list parameter's text) to its elements `l`, then to the decoded list `x`. */
@@ -167,7 +175,7 @@ function listLines(parameter: Parameter, ctx: EmitContext): string[] {
   return [...lines, decode];
 }
 
-/** Whether an object parameter's properties are separate query fields or cookies (exploded `form`). */
+/** Whether an object parameter's properties are separate query or body fields or cookies (exploded `form`). */
 function objectExploded(parameter: Parameter, ctx: EmitContext): boolean {
   return repeatsField(parameter) && plainShape(ctx, parameter.schema) === 'object';
 }
@@ -332,15 +340,17 @@ function wireValue(parameter: Parameter, ctx: EmitContext, bodyNames: ReadonlySe
   const read = (source: string, optional = false) =>
     isInheritedName(wire) ? `ownField(${optional ? `${source} ?? {}` : source}, ${key})` : `${source}${optional ? '?.' : ''}[${key}]`;
   if (parameter.encoding === 'plain') {
+    // Form body fields spread by their style are read from the body only.
+    const fields = parameter.location === 'body' ? 'raw.body' : 'raw.query';
     if (parameter.style === 'deepObject') {
       const shape = plainShape(ctx, parameter.schema);
       const structured = shape === 'mixed' ? structuredPart(ctx, parameter.schema).kind : shape;
-      if (structured === 'array') return `deepListFields(raw.query, ${key})`;
-      return shape === 'mixed' ? `deepObjectFields(raw.query, ${key}) ?? ${read('raw.query')}` : `deepObjectFields(raw.query, ${key})`;
+      if (structured === 'array') return `deepListFields(${fields}, ${key})`;
+      return shape === 'mixed' ? `deepObjectFields(${fields}, ${key}) ?? ${read(fields)}` : `deepObjectFields(${fields}, ${key})`;
     }
     if (objectExploded(parameter, ctx)) {
       const names = ctx.constant('NAMES', listLiteral(objectProperties(parameter, ctx)));
-      return `explodedFields(${parameter.location === 'cookie' ? 'raw.cookies' : 'raw.query'}, ${names})`;
+      return `explodedFields(${parameter.location === 'cookie' ? 'raw.cookies' : fields}, ${names})`;
     }
   }
   switch (parameter.location) {

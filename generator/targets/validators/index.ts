@@ -46,6 +46,7 @@ const RUNTIME_HELPERS = [
   'prefixFailures',
   'repeated',
   'repeatedElements',
+  'repeatedJson',
   'responseValidatorTables',
   'scalarList',
   'scratch',
