@@ -119,6 +119,22 @@ describe('success envelope and parameters', () => {
     expect(response.body.ignored_parameters_unsupported).toEqual(['alpha', 'zeta']);
   });
 
+  it('reads urlencoded fields as sent: repeated, empty, with = in the value, named like Object.prototype properties', async () => {
+    const payload = 'description=a%3Db+c=d&&constructor=1&__proto__=2&toString&description=again';
+    const response = await call({ method: 'PATCH', url: '/api/v1/streams/3', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'BAD_REQUEST', msg: expect.stringContaining('description') });
+    const single = await call({ method: 'PATCH', url: '/api/v1/streams/3', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'description=a%3Db+c=d&&constructor=1&__proto__=2&toString' });
+    expect(single.status).toBe(200);
+    expect(lastCall()?.params).toEqual({ stream_id: 3, description: 'a=b c=d' });
+  });
+
+  it('answers a broken percent-escape in an urlencoded body with 400', async () => {
+    const response = await call({ method: 'PATCH', url: '/api/v1/streams/3', ...form({}), payload: 'description=%zz' });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'BAD_REQUEST', msg: expect.stringContaining('percent-encoding') });
+  });
+
   it('leaves ignored_parameters_unsupported out when every parameter is known', async () => {
     const response = await call({ method: 'GET', url: '/api/v1/messages/101' });
     expect(response.body).not.toHaveProperty('ignored_parameters_unsupported');

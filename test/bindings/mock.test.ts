@@ -127,6 +127,18 @@ describe('mock server on the real spec', () => {
     expect(response.json().msg).toMatch(/message_id/);
   });
 
+  it('lists urlencoded fields named like Object.prototype properties as unsupported parameters, not as known ones', async () => {
+    const payload = 'anchor=1&num_before=0&num_after=1&narrow=%5B%5D&op=add&flag=starred&constructor=1&__proto__=2&toString&hasOwnProperty=';
+    const response = await app.inject({
+      method: 'POST',
+      url: `${model.basePath}/messages/flags/narrow`,
+      headers: { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' },
+      payload,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().ignored_parameters_unsupported).toEqual(['__proto__', 'constructor', 'hasOwnProperty', 'toString']);
+  });
+
   it('listens on HOST and PORT from the environment', async () => {
     const saved = { host: process.env.HOST, port: process.env.PORT };
     process.env.HOST = '127.0.0.1';
