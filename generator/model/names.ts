@@ -105,14 +105,33 @@ export function deriveNames(raws: readonly string[]): Map<string, Names> {
   };
   const result = new Map<string, Names>();
   for (const raw of [...new Set(raws)].sort(compareStrings)) {
-    const parts = words(raw);
+    const base = baseNames(raw);
     result.set(raw, {
-      camel: unique(taken.camel, camelOf(parts), ''),
-      pascal: unique(taken.pascal, pascalOf(parts), ''),
-      file: unique(taken.file, fileOf(parts), '-'),
+      camel: unique(taken.camel, base.camel, ''),
+      pascal: unique(taken.pascal, base.pascal, ''),
+      file: unique(taken.file, base.file, '-'),
     });
   }
   return result;
+}
+
+/**
+ * The names of one spec name before collisions are settled, remembered: a
+ * large document derives the same property names for every object that has
+ * them, and again for every `allOf` that merges such objects.
+ */
+const bases = new Map<string, Names>();
+
+function baseNames(raw: string): Names {
+  let base = bases.get(raw);
+  if (base === undefined) {
+    const parts = words(raw);
+    base = { camel: camelOf(parts), pascal: pascalOf(parts), file: fileOf(parts) };
+    // Bounded, for a long `--watch` session.
+    if (bases.size >= 50_000) bases.clear();
+    bases.set(raw, base);
+  }
+  return base;
 }
 
 /** Derives the names of one spec name that shares its namespace with nothing. */
