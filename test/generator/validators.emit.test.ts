@@ -144,11 +144,22 @@ describe('validators target output', () => {
     expect(proto.ok && Object.hasOwn(proto.value, '__proto__') && proto.value['__proto__']).toBe(4);
   });
 
-  it('reports a schema it cannot emit, naming it', () => {
+  it('passes a plain parameter with no plain-text form through unchecked, with a warning naming file and line', async () => {
     const model = fixtureModel();
-    // The model sends lists of objects as JSON text (with a warning); a hand-built plain one cannot be emitted.
-    model.operations[0]!.parameters.push(param('bad', arr(obj({ id: int() }, ['id']))));
-    expect(() => render(model)).toThrow(/parameter "bad" .* plain text but its schema is array/);
+    // The model sends lists of objects as JSON text (with a warning); a hand-built plain one degrades here.
+    const bad = param('bad', arr(obj({ id: int() }, ['id'])));
+    bad.source = { file: 'spec/test.yaml', line: 42 };
+    model.operations.push(operation('take-bad', 'post', '/bad', [bad]));
+    expect(render(model).warnings).toEqual([
+      'spec/test.yaml:42: validators: parameter `bad` is sent as plain text but its schema (array) has no plain-text form: its decoder passes the text through unchecked',
+    ]);
+    const generated = await loadGenerated(model);
+    const decode = generated.decoders.takeBad!;
+    const decoded = decode({ path: {}, query: {}, body: { bad: 'anything' } });
+    expect(decoded.ok && decoded.value['bad']).toBe('anything');
+  });
+
+  it('reports a schema it cannot emit, naming it', () => {
     const broken = fixtureModel();
     broken.operations[0]!.parameters.push(param('worse', str({ pattern: '(' })));
     expect(() => render(broken)).toThrow(/invalid pattern "\("/);

@@ -34,6 +34,8 @@ export class EmitContext {
   private readonly helpers = new Set<string>();
   private readonly namedFunctions = new Map<string, CheckFunction | undefined>();
   readonly constants: string[] = [];
+  /** Degraded constructs, each `file:line: message`, for the target to report. */
+  readonly warnings: string[] = [];
   readonly variantFunctions: CheckFunction[] = [];
   private variantCount = 0;
 
@@ -43,6 +45,11 @@ export class EmitContext {
   ) {
     this.named = new Map(model.schemas.map((s) => [s.name, s]));
     this.repeated = repeatedShapes(model);
+  }
+
+  /** Notes a construct the output cannot express, degraded; reported once. */
+  warn(message: string): void {
+    if (!this.warnings.includes(message)) this.warnings.push(message);
   }
 
   /** Structural keys of large inline schemas written more than once (big documents repeat nested objects inline). */

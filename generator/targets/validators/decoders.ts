@@ -97,10 +97,13 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
 
   const shape = plainShape(ctx, parameter.schema);
   if (shape === undefined) {
-    throw new Error(
-      `parameter "${parameter.name}" (${parameter.source.file}) is sent as plain text but its schema is ${resolved.kind}; ` +
-        'only scalars, lists of scalars and objects of scalars travel as plain text',
+    // The model reads such parameters as JSON text; a model that does not gets the wire value unchecked.
+    const at = `${parameter.source.file}${parameter.source.line === undefined ? '' : `:${parameter.source.line}`}`;
+    ctx.warn(
+      `${at}: validators: parameter \`${parameter.name}\` is sent as plain text but its schema (${resolved.kind}) has no plain-text form: ` +
+        'its decoder passes the text through unchecked',
     );
+    return ['const x = w;'];
   }
   if (shape === 'mixed') return [...mixedLines(parameter, ctx), ...check(false)];
   if (shape === 'array') return [...listLines(parameter, ctx), ...check(false)];

@@ -67,6 +67,8 @@ const ERROR_FUNCTION = 'errorBody';
 export interface ValidatorsSource {
   validators: string;
   runtime: string;
+  /** Constructs degraded to unchecked code, each `file:line: message`. */
+  warnings: string[];
 }
 
 /** Both generated modules as text, from the model alone. */
@@ -129,7 +131,7 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
     tables,
   };
   const templates = loadTemplates(templatesDir);
-  return { validators: templates.validators(view), runtime: runtimeFile('validators-runtime.ts', model, command) };
+  return { validators: templates.validators(view), runtime: runtimeFile('validators-runtime.ts', model, command), warnings: ctx.warnings };
 }
 
 export const target: Target = {
@@ -137,6 +139,7 @@ export const target: Target = {
   description: 'request decoders and response validators (generated straight-line checks)',
   generate(ctx: TargetContext): OutputFile[] {
     const source = renderValidators(ctx.model, ctx.templatesDir, ctx.command);
+    for (const warning of source.warnings) ctx.report(warning);
     return [
       { path: `${ctx.outDir}/validators.ts`, contents: source.validators, ownership: 'generated' },
       { path: `${ctx.outDir}/validators-runtime.ts`, contents: source.runtime, ownership: 'generated' },
