@@ -254,6 +254,20 @@ if (sections.has('server')) {
       }),
     ),
   );
+
+  const serialising = rows.filter((r) => r.bareJson !== undefined);
+  if (serialising.length > 0) {
+    console.log('\n### Bindings against a bare route that serialises\n');
+    console.log(
+      'The same rounds: a bare Fastify route answering the same body as an object, which Fastify serialises with `JSON.stringify` on every request, as the bindings do. Its slowdown against the bare route answering stored bytes is what serialising alone costs; the bindings against it is what the bindings add beyond serialising.\n',
+    );
+    console.log(
+      table(
+        ['request', 'bare + JSON.stringify req/s', 'its CPU / request', 'bare + JSON.stringify vs bare bytes', 'bindings vs bare + JSON.stringify', 'CPU ratio'],
+        serialising.map((r) => [r.case, fmt.int(r.bareJson!.requestsPerSec), `${Math.round(r.bareJson!.cpuPerRequestUs)} µs`, fmt.ratio(r.bareJson!.slowdownOfBare), fmt.ratio(r.bareJson!.slowdown), fmt.ratio(r.bareJson!.cpuSlowdown)]),
+      ),
+    );
+  }
 }
 
 if (sections.has('workers')) {

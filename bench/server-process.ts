@@ -41,6 +41,12 @@ export interface ServerCase {
   /** Base URL of the server under test and of the bare Fastify app answering the same bytes. */
   subject: string;
   bare: string;
+  /**
+   * `bindings` only: a bare Fastify app answering the same body as an object,
+   * serialised by Fastify (`JSON.stringify`) on every request, as the
+   * bindings do: the floor for any server that serialises its answers.
+   */
+  bareJson?: string;
 }
 
 const RANGE = 100;
@@ -66,8 +72,10 @@ function counting(db: DbHandle): { db: DbHandle; count: { statements: number } }
   return { db: { ...wrap(db), close: () => db.close() }, count };
 }
 
-async function bareTwin(subject: FastifyInstance, cases: Omit<ServerCase, 'subject' | 'bare'>[]): Promise<FastifyInstance> {
+/** A bare Fastify app answering each case with the bytes the subject sent, or (`json`) with that body as an object to serialise. */
+async function bareTwin(subject: FastifyInstance, cases: Omit<ServerCase, 'subject' | 'bare'>[], json = false): Promise<FastifyInstance> {
   const bare = Fastify({ logger: false });
+  const expected: [Omit<ServerCase, 'subject' | 'bare'>, string][] = [];
   // The bare app takes the same form bodies, unparsed: it only answers.
   bare.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   for (const c of cases) {
@@ -75,7 +83,18 @@ async function bareTwin(subject: FastifyInstance, cases: Omit<ServerCase, 'subje
     if (response.statusCode !== 200) throw new Error(`${c.name}: ${response.statusCode} ${response.body}`);
     const bytes = response.rawPayload;
     const type = String(response.headers['content-type']);
-    bare.route({ method: c.method, url: c.path.split('?')[0]!, handler: (_request, reply) => reply.type(type).send(bytes) });
+    const url = c.path.split('?')[0]!;
+    if (json) {
+      const body = JSON.parse(response.body) as object;
+      bare.route({ method: c.method, url, handler: (_request, reply) => reply.send(body) });
+      expected.push([c, response.body]);
+    } else {
+      bare.route({ method: c.method, url, handler: (_request, reply) => reply.type(type).send(bytes) });
+    }
+  }
+  for (const [c, body] of expected) {
+    const check = await bare.inject({ method: c.method, url: c.path, headers: c.headers, ...(c.body !== undefined && { payload: c.body }) });
+    if (check.body !== body) throw new Error(`${c.name}: the serialising bare route does not answer the same bytes`);
   }
   return bare;
 }
@@ -163,10 +182,12 @@ async function main(set: string): Promise<void> {
   }
 
   const bare = await bareTwin(subject, cases);
-  closers.push(() => subject.close(), () => bare.close());
+  const bareJson = set === 'bindings' ? await bareTwin(subject, cases, true) : undefined;
+  closers.push(() => subject.close(), () => bare.close(), async () => bareJson?.close());
   const subjectUrl = await subject.listen({ host: '127.0.0.1', port: 0 });
   const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
-  process.stdout.write(`${JSON.stringify(cases.map((c) => ({ ...c, subject: subjectUrl, bare: bareUrl })))}\n`);
+  const bareJsonUrl = await bareJson?.listen({ host: '127.0.0.1', port: 0 });
+  process.stdout.write(`${JSON.stringify(cases.map((c) => ({ ...c, subject: subjectUrl, bare: bareUrl, ...(bareJsonUrl !== undefined && { bareJson: bareJsonUrl }) })))}\n`);
 }
 
 main(process.argv[2] ?? 'pglite').catch((error: unknown) => {

@@ -30,6 +30,16 @@ export interface ServerRow {
   statements: number | null;
   /** Median of the machine's 1-minute load average at the start of each measurement of this case. */
   loadAverage: number;
+  /** `bindings` only: the bare route that serialises the same body with `JSON.stringify` (see ServerCase.bareJson), measured in the same rounds. */
+  bareJson?: {
+    requestsPerSec: number;
+    cpuPerRequestUs: number;
+    /** Median per-round (this route's req/s over the subject's). */
+    slowdown: number;
+    cpuSlowdown: number;
+    /** Median per-round (bare bytes req/s over this route's): what serialising alone costs. */
+    slowdownOfBare: number;
+  };
 }
 
 interface Load {
@@ -106,17 +116,21 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
         // Warm-up: JIT, connection pools, caches.
         await load(autocannon, c, c.subject, 1, cpu);
         await load(autocannon, c, c.bare, 1, cpu);
+        if (c.bareJson !== undefined) await load(autocannon, c, c.bareJson, 1, cpu);
         const subject: Load[] = [];
         const bare: Load[] = [];
+        const bareJson: Load[] = [];
+        const sides: [string, Load[]][] = [
+          [c.subject, subject],
+          [c.bare, bare],
+          ...(c.bareJson !== undefined ? [[c.bareJson, bareJson] as [string, Load[]]] : []),
+        ];
         for (let round = 0; round < options.rounds; round++) {
           options.log(`server ${set}: ${c.name}, round ${round + 1}/${options.rounds}`);
-          // Alternate which side goes first, so neither always meets the same moment of the machine's load.
-          if (round % 2 === 0) {
-            subject.push(await load(autocannon, c, c.subject, options.seconds, cpu));
-            bare.push(await load(autocannon, c, c.bare, options.seconds, cpu));
-          } else {
-            bare.push(await load(autocannon, c, c.bare, options.seconds, cpu));
-            subject.push(await load(autocannon, c, c.subject, options.seconds, cpu));
+          // Rotate which side goes first, so none always meets the same moment of the machine's load.
+          for (let i = 0; i < sides.length; i++) {
+            const [url, loads] = sides[(i + round) % sides.length]!;
+            loads.push(await load(autocannon, c, url, options.seconds, cpu));
           }
         }
         rows.push({
@@ -131,7 +145,16 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
           bareCpuPerRequestUs: median(bare.map((l) => l.cpuPerRequestUs)),
           cpuSlowdown: median(subject.map((l, i) => l.cpuPerRequestUs / bare[i]!.cpuPerRequestUs)),
           statements: c.statements ?? null,
-          loadAverage: median([...subject, ...bare].map((l) => l.loadAverage)),
+          loadAverage: median([...subject, ...bare, ...bareJson].map((l) => l.loadAverage)),
+          ...(bareJson.length > 0 && {
+            bareJson: {
+              requestsPerSec: median(bareJson.map((l) => l.requestsPerSec)),
+              cpuPerRequestUs: median(bareJson.map((l) => l.cpuPerRequestUs)),
+              slowdown: median(subject.map((l, i) => bareJson[i]!.requestsPerSec / l.requestsPerSec)),
+              cpuSlowdown: median(subject.map((l, i) => l.cpuPerRequestUs / bareJson[i]!.cpuPerRequestUs)),
+              slowdownOfBare: median(bareJson.map((l, i) => bare[i]!.requestsPerSec / l.requestsPerSec)),
+            },
+          }),
         });
       }
     } finally {
