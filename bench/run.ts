@@ -49,7 +49,10 @@ const factors = args.factors.split(',').map(Number);
 
 ensureBenchPackage();
 // Every run of our CLI here runs the compiled dist/, as users do: bring it up to date first (incremental).
-if (spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' }).status !== 0) {
+if (
+  spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' }).status !== 0 ||
+  spawnSync(process.execPath, ['dist/generator/cli/help-cache.js'], { cwd: root, stdio: 'inherit' }).status !== 0
+) {
   process.stderr.write('bench: `npm run build` failed; nothing was measured.\n');
   process.exit(1);
 }

@@ -1,7 +1,7 @@
 /** The `teamchat` command line: one yargs program, one module per command. */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { diffCommand } from './commands/diff.js';
 import { generateCommand } from './commands/generate.js';
@@ -9,8 +9,9 @@ import { initCommand } from './commands/init.js';
 import { lintCommand } from './commands/lint.js';
 import { serveCommand } from './commands/serve.js';
 
-export async function main(argv: string[]): Promise<void> {
-  await yargs(argv)
+/** The program, not yet run. */
+export function program(argv: string[]): Argv {
+  return yargs(argv)
     .scriptName('teamchat')
     .command(initCommand)
     .command(generateCommand)
@@ -19,8 +20,11 @@ export async function main(argv: string[]): Promise<void> {
     .command(diffCommand)
     .demandCommand(1, 'name a command')
     .strict()
-    .help()
-    .parseAsync();
+    .help();
+}
+
+export async function main(argv: string[]): Promise<void> {
+  await program(argv).parseAsync();
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -98,5 +98,25 @@ describe('paths of flags and of the config', () => {
     const outside = await runNode(CLI, ['generate', '--out', '../../elsewhere'], { cwd: join(dir, 'app/sub'), timeoutMs: 120_000 });
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain('--out must name a path inside');
+  });
+});
+
+describe('teamchat --help and --version without loading yargs', () => {
+  it('print what yargs prints, from the text the build rendered', async () => {
+    const cached = await runNode(CLI, ['--help'], { cwd: repoRoot, timeoutMs: 30_000 });
+    const live = await runNode(CLI, ['--help'], { cwd: repoRoot, timeoutMs: 30_000, env: { ...process.env, TEAMCHAT_HELP_CACHE: 'off' } });
+    expect(cached.code).toBe(0);
+    expect(live.code).toBe(0);
+    expect(live.stdout).toContain('teamchat generate');
+    expect(cached.stdout).toBe(live.stdout);
+    // The global setup built dist/ and rendered the help after it, so the bin took the fast path.
+    const help = join(repoRoot, 'dist/help.txt');
+    expect(readFileSync(help, 'utf8')).toBe(live.stdout);
+    expect(statSync(help).mtimeMs).toBeGreaterThanOrEqual(statSync(join(repoRoot, 'dist/generator/cli/main.js')).mtimeMs);
+
+    const version = await runNode(CLI, ['--version'], { cwd: repoRoot, timeoutMs: 30_000 });
+    const liveVersion = await runNode(CLI, ['--version'], { cwd: repoRoot, timeoutMs: 30_000, env: { ...process.env, TEAMCHAT_HELP_CACHE: 'off' } });
+    expect(version.stdout).toBe(liveVersion.stdout);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 });

@@ -11,4 +11,6 @@ export default function setup(): void {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  // As `npm run build`: the help text bin/teamchat.js prints without loading yargs.
+  execFileSync(process.execPath, ['dist/generator/cli/help-cache.js'], { cwd: root, stdio: 'inherit' });
 }
