@@ -462,6 +462,8 @@ export interface ResponseValidators {
    * success when the validators module has it.
    */
   validateResponse?(operation: string, status: number, mediaType: string | undefined, body: unknown, options?: { strict?: boolean; allErrors?: boolean }): ResponseIssue[] | undefined;
+  /** The declared headers of the response a status selects: required ones present, each as its schema says. */
+  validateResponseHeaders?(operation: string, status: number, headers: Headers, options?: { strict?: boolean; allErrors?: boolean }): ResponseIssue[] | undefined;
 }
 
 /** The API's shape, from the generated `client.ts`. */
@@ -545,7 +547,9 @@ export function createSender<N extends string>(definition: ClientDefinition<N>, 
         check = (value, given) => validateResponse(name, status, answer.headers.get('content-type') ?? undefined, value, given) ?? [];
       }
       const issues = withoutNewerFields(check === undefined ? [] : check(body, checkOptions), newer, level());
-      if (issues.length > 0) throw new ResponseValidationError(name, status, issues, body);
+      // Declared response headers (the validators module of an older generation has no such check).
+      const headerIssues = loaded.validateResponseHeaders?.(name, status, answer.headers, checkOptions) ?? [];
+      if (issues.length > 0 || headerIssues.length > 0) throw new ResponseValidationError(name, status, [...issues, ...headerIssues], body);
     });
   };
 

@@ -25,10 +25,12 @@ import type {
   UpdateStatusParams,
   UpdateUserParams,
 } from './types.js';
-import type { Decoded, Failure, Issue, RawRequest, ResponseCheck, ResponseTable, ValidateOptions } from './validators-runtime.js';
+import type { Decoded, Failure, HeadersLike, HeaderTable, Issue, RawRequest, ResponseCheck, ResponseTable, ValidateOptions } from './validators-runtime.js';
 import {
   INVALID_JSON,
+  SCALAR_INTEGER,
   checkResponse,
+  checkResponseHeaders,
   codePointLength,
   invalid,
   invalidFrom,
@@ -41,6 +43,7 @@ import {
   repeated,
   repeatedElements,
   responseValidatorTables,
+  selectResponse,
   singleFile,
   unsupportedParameters,
   validateWith,
@@ -6040,6 +6043,248 @@ function responseUpdateScheduledMessage400(v: unknown, out: Failure[], all: bool
   }
 }
 
+/** Header X-Feature-Level of 200 of create-video-call. */
+function headerCreateVideoCall200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-channel-folder. */
+function headerUpdateChannelFolder200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of fetch-api-key. */
+function headerFetchApiKey200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of send-invites. */
+function headerSendInvites200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of mark-topic-as-read. */
+function headerMarkTopicAsRead200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-message-flags-for-narrow. */
+function headerUpdateMessageFlagsForNarrow200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of get-message. */
+function headerGetMessage200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of get-message-history. */
+function headerGetMessageHistory200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of remove-reaction. */
+function headerRemoveReaction200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of report-message. */
+function headerReportMessage200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-realm-domain. */
+function headerUpdateRealmDomain200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of get-linkifiers. */
+function headerGetLinkifiers200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of add-code-playground. */
+function headerAddCodePlayground200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of create-message-reminder. */
+function headerCreateMessageReminder200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-scheduled-message. */
+function headerUpdateScheduledMessage200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-stream. */
+function headerUpdateStream200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-user-group-subgroups. */
+function headerUpdateUserGroupSubgroups200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of upload-file. */
+function headerUploadFile200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of get-own-user. */
+function headerGetOwnUser200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-presence. */
+function headerUpdatePresence200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-status. */
+function headerUpdateStatus200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-user. */
+function headerUpdateUser200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
 /** Decodes the parameters of POST /api/v1/calls/videocall/create (create-video-call). */
 export function decodeCreateVideoCall(raw: RawRequest): Decoded<CreateVideoCallParams> {
   const value: Record<string, unknown> = {};
@@ -7515,6 +7760,185 @@ export function validateResponse(
   options?: ValidateOptions,
 ): Issue[] | undefined {
   return checkResponse(responseTables[operation], status, mediaType, body, options);
+}
+
+/**
+ * Declared response headers of the operations that declare any: status key,
+ * then per header its lower-case name, whether it is required, the scalar
+ * kinds its text reads as, whether it is a comma list, and its check.
+ */
+const responseHeaderTables: { readonly [K in OperationName]?: HeaderTable } = {
+  createVideoCall: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerCreateVideoCall200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  updateChannelFolder: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateChannelFolder200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  fetchApiKey: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerFetchApiKey200_1]],
+    "400": [],
+    "405": [],
+    "429": [],
+    "500": [],
+  },
+  sendInvites: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerSendInvites200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  markTopicAsRead: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerMarkTopicAsRead200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  updateMessageFlagsForNarrow: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateMessageFlagsForNarrow200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  getMessage: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerGetMessage200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  getMessageHistory: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerGetMessageHistory200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  removeReaction: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerRemoveReaction200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  reportMessage: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerReportMessage200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  updateRealmDomain: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateRealmDomain200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  getLinkifiers: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerGetLinkifiers200_1]],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  addCodePlayground: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerAddCodePlayground200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  createMessageReminder: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerCreateMessageReminder200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  updateScheduledMessage: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateScheduledMessage200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  updateStream: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateStream200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  updateUserGroupSubgroups: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateUserGroupSubgroups200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  uploadFile: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUploadFile200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "413": [],
+    "500": [],
+  },
+  getOwnUser: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerGetOwnUser200_1]],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  updatePresence: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdatePresence200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  updateStatus: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateStatus200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+  updateUser: {
+    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateUser200_1]],
+    "400": [],
+    "401": [],
+    "405": [],
+    "500": [],
+  },
+};
+
+/**
+ * Checks the headers of a response of `operation` against those declared for
+ * the response `status` selects: a required header missing, or one whose text
+ * does not read as its schema, is an issue at `header <name>`. `undefined`
+ * when no response is declared for the status; `[]` when the headers are fine
+ * or none is declared.
+ */
+export function validateResponseHeaders(
+  operation: OperationName,
+  status: number,
+  headers: HeadersLike,
+  options?: ValidateOptions,
+): Issue[] | undefined {
+  const table = responseHeaderTables[operation];
+  if (table === undefined) return selectResponse(responseTables[operation], status) === undefined ? undefined : [];
+  return checkResponseHeaders(table, status, headers, options);
 }
 
 /** The same checks as `(body, options) => Issue[]`, by operation, status key and media type. */

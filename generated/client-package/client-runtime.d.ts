@@ -374,6 +374,11 @@ export interface ResponseValidators {
         strict?: boolean;
         allErrors?: boolean;
     }): ResponseIssue[] | undefined;
+    /** The declared headers of the response a status selects: required ones present, each as its schema says. */
+    validateResponseHeaders?(operation: string, status: number, headers: Headers, options?: {
+        strict?: boolean;
+        allErrors?: boolean;
+    }): ResponseIssue[] | undefined;
 }
 /** The API's shape, from the generated `client.ts`. */
 export interface ClientDefinition<N extends string> {

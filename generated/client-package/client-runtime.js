@@ -163,8 +163,10 @@ export function createSender(definition, options) {
                 check = (value, given) => validateResponse(name, status, answer.headers.get('content-type') ?? undefined, value, given) ?? [];
             }
             const issues = withoutNewerFields(check === undefined ? [] : check(body, checkOptions), newer, level());
-            if (issues.length > 0)
-                throw new ResponseValidationError(name, status, issues, body);
+            // Declared response headers (the validators module of an older generation has no such check).
+            const headerIssues = loaded.validateResponseHeaders?.(name, status, answer.headers, checkOptions) ?? [];
+            if (issues.length > 0 || headerIssues.length > 0)
+                throw new ResponseValidationError(name, status, [...issues, ...headerIssues], body);
         });
     };
     const send = async (name, params, requestOptions) => (await exchangeOperation(name, params, requestOptions)).body;

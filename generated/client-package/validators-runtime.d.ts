@@ -198,6 +198,26 @@ export declare function selectResponse<T>(table: Readonly<Record<string, T>>, st
  * issue when the media type is not declared for the status.
  */
 export declare function checkResponse(table: ResponseTable, status: number, mediaType: string | undefined, body: unknown, options: ValidateOptions | undefined): Issue[] | undefined;
+/**
+ * A declared response header: its lower-case name, whether it is required,
+ * the scalar kinds its text reads as, whether it is a comma-separated list
+ * (`simple` style), and the check of the value (`null`: presence only).
+ */
+export type HeaderCheck = readonly [name: string, required: boolean, kinds: number, list: boolean, check: CheckFunction | null];
+/** Declared response headers by status key (`200`, `2XX`, `default`). */
+export type HeaderTable = Readonly<Record<string, readonly HeaderCheck[]>>;
+/** Response headers as fetch gives them (`Headers`), or as Node and Fastify do (a record by lower-case name). */
+export type HeadersLike = {
+    get(name: string): string | null;
+} | Readonly<Record<string, string | number | readonly string[] | undefined>>;
+/**
+ * Checks the headers of a response against those declared for the status it
+ * selects (as `checkResponse` selects the body's): a required one missing, or
+ * one whose text does not read as its schema, is an issue at `header <name>`.
+ * `undefined` when no response is declared for the status (the table lists
+ * every declared status of an operation that declares any header).
+ */
+export declare function checkResponseHeaders(table: HeaderTable, status: number, headers: HeadersLike, options: ValidateOptions | undefined): Issue[] | undefined;
 /** The published form of response tables: every check as `(body, options) => Issue[]`. */
 export declare function responseValidatorTables<K extends string>(tables: Readonly<Record<K, ResponseTable>>): {
     readonly [O in K]: Readonly<Record<string, Readonly<Record<string, ResponseCheck>>>>;

@@ -507,6 +507,44 @@ export function checkResponse(table, status, mediaType, body, options) {
     const check = response[types[index]];
     return check == null ? [] : validateWith(check, body, options);
 }
+/**
+ * Checks the headers of a response against those declared for the status it
+ * selects (as `checkResponse` selects the body's): a required one missing, or
+ * one whose text does not read as its schema, is an issue at `header <name>`.
+ * `undefined` when no response is declared for the status (the table lists
+ * every declared status of an operation that declares any header).
+ */
+export function checkResponseHeaders(table, status, headers, options) {
+    const checks = selectResponse(table, status);
+    if (checks === undefined)
+        return undefined;
+    let issues;
+    for (const [name, required, kinds, list, check] of checks) {
+        const text = headerText(headers, name);
+        if (text === undefined) {
+            if (required)
+                (issues ??= []).push({ path: `header ${name}`, message: 'is required' });
+            continue;
+        }
+        if (check === null)
+            continue;
+        const value = list ? scalarList(headerList(text), kinds) : parseScalar(text, kinds);
+        for (const issue of validateWith(check, value, options))
+            (issues ??= []).push({ path: `header ${name}${issue.path.slice(1)}`, message: issue.message });
+        if (issues !== undefined && options?.allErrors !== true)
+            break;
+    }
+    return issues ?? [];
+}
+function headerText(headers, name) {
+    if (typeof headers.get === 'function')
+        return headers.get(name) ?? undefined;
+    const record = headers;
+    const value = Object.hasOwn(record, name) ? record[name] : Object.entries(record).find(([key]) => key.toLowerCase() === name)?.[1];
+    if (value === undefined)
+        return undefined;
+    return Array.isArray(value) ? value.join(', ') : String(value);
+}
 /** The published form of response tables: every check as `(body, options) => Issue[]`. */
 export function responseValidatorTables(tables) {
     const none = () => [];

@@ -106,11 +106,13 @@ describe('client for the real spec', () => {
 });
 
 describe('validateResponses with the generated validators', () => {
-  const respondWith = (status: number, body: unknown) => () =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  const call = (name: string, status: number, body: unknown, validateResponses: boolean | 'strict' = 'strict') => {
+  // As our server answers: every response carries the feature level, which some operations declare as a required header.
+  const levelHeader = (): Record<string, string> => ({ 'x-feature-level': String(model.maxFeatureLevel) });
+  const respondWith = (status: number, body: unknown, headers: Record<string, string> = levelHeader()) => () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  const call = (name: string, status: number, body: unknown, validateResponses: boolean | 'strict' = 'strict', headers?: Record<string, string>) => {
     const want = seedRequests.find((r) => r.operation === name)!;
-    const { fetch } = recordingFetch(respondWith(status, body));
+    const { fetch } = recordingFetch(respondWith(status, body, headers));
     const client = mod.createClient({ baseUrl: 'http://127.0.0.1:9991', email, apiKey, fetch, validateResponses });
     return client[name](want.params);
   };
@@ -139,6 +141,19 @@ describe('validateResponses with the generated validators', () => {
       }
     }
     expect(checked).toBeGreaterThan(10);
+  });
+
+  it('checks the declared response headers: a required one missing, or one that is not its type', async () => {
+    const operation = model.operations.find((o) => o.success.headers.some((h) => h.required && h.name.toLowerCase() === 'x-feature-level') && o.success.examples.length > 0)!;
+    const example = operation.success.examples[0]!.value;
+    const issuesOf = async (headers: Record<string, string>) => {
+      const error = await call(operation.names.camel, 200, example, true, headers).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'ResponseValidationError', status: 200 });
+      return (error as { issues: unknown[] }).issues;
+    };
+    expect(await issuesOf({})).toEqual([{ path: 'header x-feature-level', message: 'is required' }]);
+    expect(await issuesOf({ 'x-feature-level': 'high' })).toEqual([{ path: 'header x-feature-level', message: expect.stringContaining('integer') }]);
+    await expect(call(operation.names.camel, 200, example, true, { 'X-Feature-Level': '3' })).resolves.toEqual(example);
   });
 
   it('lists the issues of a body that breaks the spec', async () => {

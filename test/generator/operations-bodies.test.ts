@@ -344,6 +344,21 @@ describe('generated response validators and body decoders', () => {
     expect(content('countItems', 200, 'application/json', -1)).toHaveLength(1);
   });
 
+  it('check the declared response headers of the status: required, read as their schema, any case', () => {
+    type CheckHeaders = (operation: string, status: number, headers: unknown) => { path: string; message: string }[] | undefined;
+    const headers = (family('responses-content').generated as unknown as { validateResponseHeaders: CheckHeaders }).validateResponseHeaders;
+    expect(headers('listItems', 200, { 'x-total-count': '3' })).toEqual([]);
+    expect(headers('listItems', 200, new Headers({ 'X-Total-Count': '3', 'X-Rate-Limit-Remaining': 'lots' }))).toEqual([
+      { path: 'header x-rate-limit-remaining', message: expect.stringContaining('integer') },
+    ]);
+    expect(headers('listItems', 200, { 'X-Total-Count': ['3'] })).toEqual([]);
+    expect(headers('listItems', 200, {})).toEqual([{ path: 'header x-total-count', message: 'is required' }]);
+    // Declared without headers; not declared at all; an operation that declares no header.
+    expect(headers('listItems', 400, {})).toEqual([]);
+    expect(headers('listItems', 503, {})).toBeUndefined();
+    expect(headers('countItems', 200, {})).toEqual([]);
+  });
+
   it('keep validate<Op>Response for the primary success', () => {
     const responses = family('responses-status').generated.responseValidators;
     expect(responses.startJob!({ id: 1, state: 'done' })).toEqual([]);

@@ -273,7 +273,7 @@ function plainKind(schema: Schema): PlainKind | undefined {
 }
 
 /** The `SCALAR_*` bits of the scalar kinds a (scalar or union of scalars) schema accepts, as code. */
-function scalarKinds(schema: Schema, ctx: EmitContext): string {
+export function scalarKinds(schema: Schema, ctx: EmitContext): string {
   const bits = new Set<string>();
   const visit = (node: Schema, depth: number): void => {
     const resolved = ctx.resolve(node);

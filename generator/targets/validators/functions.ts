@@ -1,4 +1,7 @@
+import { plainShape } from '../../model/parameters.js';
 import type { Operation, Schema, UnionSchema } from '../../model/types.js';
+import { literal } from './code.js';
+import { scalarKinds } from './decoders.js';
 import { checkFunctionBody, predicateOf } from './checks/predicate.js';
 import { checkUnion } from './checks/union.js';
 import { Scope, type EmitContext, type FunctionBuilder } from './context.js';
@@ -63,5 +66,37 @@ export function responseTable(
       return { type: content.mediaType, fn: name };
     });
     return { key, media };
+  });
+}
+
+/**
+ * The declared headers of every response of an operation, as the entries of
+ * its header table (status key, then `[name, required, kinds, list, check]`
+ * per header); undefined when no response declares a header. A header whose
+ * schema is a scalar or a list of scalars (`simple` style) is read and
+ * checked; any other is checked for presence only.
+ */
+export function headerTable(operation: Operation, ctx: EmitContext, extra: { name: string; comment: string; body: string[] }[]): { key: string; headers: string }[] | undefined {
+  const responses = [...operation.successes, ...operation.errors].filter((r) => !('synthetic' in r && r.synthetic));
+  if (!responses.some((r) => r.headers.length > 0)) return undefined;
+  return responses.map((response) => {
+    const key = response.statusText ?? String(response.status);
+    const entries = response.headers.map((header, index) => {
+      const name = literal(header.name.toLowerCase());
+      const shape = plainShape(ctx, header.schema);
+      const resolved = ctx.resolve(header.schema);
+      if (shape !== 'scalar' && shape !== 'array') return `[${name}, ${header.required}, 0, false, null]`;
+      const list = shape === 'array';
+      const kinds = list ? (resolved.kind === 'array' && resolved.items !== undefined ? scalarKinds(ctx.resolve(resolved.items), ctx) : 'SCALAR_STRING') : scalarKinds(resolved, ctx);
+      let fn: string;
+      if (header.schema.kind === 'ref') {
+        fn = ctx.schemaFunction(header.schema.name);
+      } else {
+        fn = `header${operation.names.pascal}${key === 'default' ? 'Default' : key}_${index + 1}`;
+        extra.push({ name: fn, comment: `Header ${header.name} of ${key} of ${operation.id}.`, body: buildCheckBody(header.schema, ctx, new Scope()) });
+      }
+      return `[${name}, ${header.required}, ${kinds}, ${list}, ${fn}]`;
+    });
+    return { key, headers: `[${entries.join(', ')}]` };
   });
 }

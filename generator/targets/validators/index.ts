@@ -4,7 +4,7 @@ import type { OutputFile, Target, TargetContext } from '../types.js';
 import { commentText, indent, literal } from './code.js';
 import { EmitContext } from './context.js';
 import { decoderBody } from './decoders.js';
-import { buildCheckBody, errorBodyCheck, responseFunction, responseTable } from './functions.js';
+import { buildCheckBody, errorBodyCheck, headerTable, responseFunction, responseTable } from './functions.js';
 import { runtimeFile } from '../runtime.js';
 import { loadTemplates } from './templates.js';
 
@@ -18,6 +18,7 @@ const RUNTIME_HELPERS = [
   'SCALAR_STRING',
   'assignedFields',
   'checkResponse',
+  'checkResponseHeaders',
   'codePointLength',
   'decodeFields',
   'deepListFields',
@@ -50,6 +51,7 @@ const RUNTIME_HELPERS = [
   'responseValidatorTables',
   'scalarList',
   'scratch',
+  'selectResponse',
   'singleFile',
   'splitText',
   'unsupportedMediaType',
@@ -60,7 +62,7 @@ const RUNTIME_HELPERS = [
 ];
 
 /** Helpers the template itself calls. */
-const ALWAYS = new Set(['validateWith', 'checkResponse', 'responseValidatorTables']);
+const ALWAYS = new Set(['validateWith', 'checkResponse', 'checkResponseHeaders', 'responseValidatorTables', 'selectResponse']);
 
 const ERROR_FUNCTION = 'errorBody';
 
@@ -108,6 +110,12 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
     })),
   }));
 
+  // Declared response headers, for operations that declare any; their functions come after the body tables'.
+  const headerTables = model.operations.flatMap((operation) => {
+    const entries = headerTable(operation, ctx, tableBodies);
+    return entries === undefined ? [] : [{ camel: operation.names.camel, responses: entries.map((e) => ({ key: literal(e.key), headers: e.headers })) }];
+  });
+
   const functions = [
     ...ctx.functions(),
     ...responseBodies,
@@ -115,11 +123,11 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
     ...tableBodies,
   ].map((fn) => ({ name: fn.name, comment: fn.comment, body: indent(fn.body).join('\n') }));
 
-  const code = [ctx.constants.join('\n'), ...functions.map((f) => f.body), ...operations.map((o) => o.decoderBody)].join('\n');
+  const code = [ctx.constants.join('\n'), ...functions.map((f) => f.body), ...operations.map((o) => o.decoderBody), ...headerTables.flatMap((t) => t.responses.map((r) => r.headers))].join('\n');
   const view = {
     banner: banner(model, command, 'line'),
     typeImports: model.operations.map((o) => `${o.names.pascal}Params`),
-    runtimeTypes: 'Decoded, Failure, Issue, RawRequest, ResponseCheck, ResponseTable, ValidateOptions',
+    runtimeTypes: 'Decoded, Failure, HeadersLike, HeaderTable, Issue, RawRequest, ResponseCheck, ResponseTable, ValidateOptions',
     runtimeImports: RUNTIME_HELPERS.filter((name) => ALWAYS.has(name) || new RegExp(`\\b${name}\\b`).test(code)),
     constants: ctx.constants,
     functions,
@@ -129,6 +137,7 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
     schemaEntries,
     errorFunction: ERROR_FUNCTION,
     tables,
+    headerTables,
   };
   const templates = loadTemplates(templatesDir);
   return { validators: templates.validators(view), runtime: runtimeFile('validators-runtime.ts', model, command), warnings: ctx.warnings };
