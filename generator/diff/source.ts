@@ -56,7 +56,7 @@ async function readRevision(ref: string, root: string, specPath: string): Promis
       return { label: ref, model: buildModel(await loadSpec(specFile, tree)) };
     } catch (error) {
       // Name the revision in the location of spec errors: `main:spec/paths/x.yaml:12: ...`.
-      if (error instanceof SpecError) throw new SpecError(`${ref}:${error.file}`, error.line, error.detail);
+      if (error instanceof SpecError) throw new SpecError(`${ref}:${error.file}`, error.line, error.detail, error.column);
       throw error;
     }
   } finally {

@@ -71,5 +71,5 @@ function checkOperationIds(document: Record<string, unknown>, sources: SourceMap
 
 function fail(sources: SourceMap, node: object, key: string | undefined, message: string): never {
   const at = sources.locate(node, key);
-  throw new SpecError(at.file, at.line, message);
+  throw new SpecError(at.file, at.line, message, at.column);
 }

@@ -1,3 +1,12 @@
+/**
+ * `file:line`, or `file:line:column` where a column is given (a document
+ * written on one line, as minified JSON is), or `file` alone.
+ */
+export function formatLocation(at: { file: string; line?: number | undefined; column?: number | undefined }): string {
+  if (at.line === undefined) return at.file;
+  return at.column === undefined ? `${at.file}:${at.line}` : `${at.file}:${at.line}:${at.column}`;
+}
+
 /** A problem in the spec that stops the run, reported as `file:line: message`. */
 export class SpecError extends Error {
   override readonly name = 'SpecError';
@@ -8,7 +17,9 @@ export class SpecError extends Error {
     /** 1-based line, when known. */
     readonly line: number | undefined,
     readonly detail: string,
+    /** 1-based column, given only for a document written on one line. */
+    readonly column?: number,
   ) {
-    super(`${file}${line === undefined ? '' : `:${line}`}: ${detail}`);
+    super(`${formatLocation({ file, line, column })}: ${detail}`);
   }
 }

@@ -223,10 +223,10 @@ function reportProblems(sources: SourceMap, problems: BundlerProblem[]): void {
       }
       const at = sources.locatePath(absolute, [...path, '$ref']);
       const ref = sources.valueAt(absolute, [...path, '$ref']);
-      throw new SpecError(at.file, at.line, `cannot resolve $ref \`${String(ref)}\``);
+      throw new SpecError(at.file, at.line, `cannot resolve $ref \`${String(ref)}\``, at.column);
     }
     const at = sources.locatePath(absolute, path);
-    throw new SpecError(at.file, at.line, problem.message);
+    throw new SpecError(at.file, at.line, problem.message, at.column);
   }
 }
 

@@ -17,7 +17,7 @@
  * Also, for any version: Swagger 2.0 is refused with how to convert it;
  * `webhooks` and operation `callbacks` are removed with one note.
  */
-import { SpecError } from './errors.js';
+import { formatLocation, SpecError } from './errors.js';
 import type { SourceMap } from './source-map.js';
 import { isRecord } from './walk.js';
 
@@ -176,5 +176,5 @@ function dropCallbacks(document: Node, sources: SourceMap, warnings: string[]): 
   if (callbacks > 0) dropped.push(`\`callbacks\` of ${callbacks} operation${callbacks === 1 ? '' : 's'}`);
   if (first === undefined) return;
   const at = sources.locate(first.node, first.key);
-  warnings.push(`${at.file}${at.line === undefined ? '' : `:${at.line}`}: ignored ${dropped.join(' and ')}: the generator covers requests the API receives, not ones it sends`);
+  warnings.push(`${formatLocation(at)}: ignored ${dropped.join(' and ')}: the generator covers requests the API receives, not ones it sends`);
 }

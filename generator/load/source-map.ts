@@ -23,6 +23,14 @@ export interface NodeOrigin {
 interface ParsedFile {
   doc: ReturnType<typeof parseDocument>;
   lines: LineCounter;
+  /** Length of the text. */
+  length: number;
+}
+
+/** Whether the file's text is on one line (a final line break aside). */
+function oneLine(parsed: ParsedFile): boolean {
+  const starts = parsed.lines.lineStarts;
+  return starts.length <= 1 || (starts.length === 2 && starts[1]! >= parsed.length);
 }
 
 /** Where an object was parsed: its file, and the key under its parent (the path is rebuilt only when asked for). */
@@ -84,11 +92,15 @@ export class SourceMap {
     if (!recorded) return { file: this.relativePath(this.rootFile) };
     const map = this;
     let found: SourceLocation | undefined;
+    const find = (): SourceLocation =>
+      (found ??= map.locatePath(recorded.absolute, key === undefined ? pathOf(recorded) : [...pathOf(recorded), key]));
     return {
       file: this.relativePath(recorded.absolute),
       get line(): number | undefined {
-        found ??= map.locatePath(recorded.absolute, key === undefined ? pathOf(recorded) : [...pathOf(recorded), key]);
-        return found.line;
+        return find().line;
+      },
+      get column(): number | undefined {
+        return find().column;
       },
     };
   }
@@ -99,7 +111,10 @@ export class SourceMap {
     const parsed = this.parse(absolute);
     if (!parsed) return { file };
     const { offset } = descend(parsed.doc.contents, path);
-    return offset === undefined ? { file } : { file, line: parsed.lines.linePos(offset).line };
+    if (offset === undefined) return { file };
+    const { line, col } = parsed.lines.linePos(offset);
+    // A file on one line (minified JSON): the column is what finds the place.
+    return oneLine(parsed) ? { file, line, column: col } : { file, line };
   }
 
   /** The plain value at `path` in a file, as written. */
@@ -134,7 +149,8 @@ export class SourceMap {
       try {
         const { LineCounter, parseDocument } = yaml();
         const lines = new LineCounter();
-        parsed = { doc: parseDocument(readFileSync(absolute, 'utf8'), { lineCounter: lines }), lines };
+        const text = readFileSync(absolute, 'utf8');
+        parsed = { doc: parseDocument(text, { lineCounter: lines }), lines, length: text.length };
       } catch {
         parsed = null;
       }

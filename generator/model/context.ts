@@ -1,5 +1,5 @@
 /** What every model builder needs: the document, `$ref` resolution, and located failures. */
-import { SpecError } from '../load/errors.js';
+import { formatLocation, SpecError } from '../load/errors.js';
 import type { SourceMap } from '../load/source-map.js';
 import { isRecord } from '../load/walk.js';
 import type { SourceLocation } from './types.js';
@@ -19,7 +19,7 @@ export class BuildContext {
   /** Records a non-fatal finding about `node` (once per place and message). */
   warn(node: unknown, key: string | undefined, message: string): void {
     const at = this.locate(node, key);
-    const line = `${at.file}${at.line === undefined ? '' : `:${at.line}`}: ${message}`;
+    const line = `${formatLocation(at)}: ${message}`;
     if (this.warned.has(line)) return;
     this.warned.add(line);
     this.warnings.push(line);
@@ -55,7 +55,7 @@ export class BuildContext {
 
   fail(node: unknown, key: string | undefined, message: string): never {
     const at = this.locate(node, key);
-    throw new SpecError(at.file, at.line, message);
+    throw new SpecError(at.file, at.line, message, at.column);
   }
 
   /** `node[key]` as a record (after `$ref`s), or a located failure saying what was expected. */

@@ -332,6 +332,8 @@ export interface SourceLocation {
   file: string;
   /** 1-based line, when known. */
   line?: number;
+  /** 1-based column, only for a file written on one line (minified JSON), where the line alone says nothing. */
+  column?: number;
 }
 
 /** Fields every schema node may carry. */

@@ -8,6 +8,7 @@
  * instead, reported with the schema's file and line.
  */
 import type { SourceLocation } from '../../model/types.js';
+import { formatLocation } from '../../load/errors.js';
 
 type Node = Record<string, unknown>;
 
@@ -60,7 +61,7 @@ export function breakEagerCycles(document: Node, report: (schema: string) => voi
 
 /** The message for a schema whose loop was cut, at its location. */
 export function cycleMessage(name: string, at: SourceLocation | undefined): string {
-  const where = at === undefined ? '' : `${at.file}${at.line === undefined ? '' : `:${at.line}`}: `;
+  const where = at === undefined ? '' : `${formatLocation(at)}: `;
   return `${where}types: schema \`${name}\` contains itself through unions, allOf or array items only, which a TypeScript interface member cannot express; that inner reference is typed \`unknown\``;
 }
 

@@ -5,6 +5,7 @@ import { emitCheck } from './checks/dispatch.js';
 import { Scope, type EmitContext } from './context.js';
 import { decodeSink } from './sink.js';
 import { plainShape, structuredPart } from '../../model/parameters.js';
+import { formatLocation } from '../../load/errors.js';
 
 type PlainKind = 'string' | 'integer' | 'number' | 'boolean';
 
@@ -98,7 +99,7 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
   const shape = plainShape(ctx, parameter.schema);
   if (shape === undefined) {
     // The model reads such parameters as JSON text; a model that does not gets the wire value unchecked.
-    const at = `${parameter.source.file}${parameter.source.line === undefined ? '' : `:${parameter.source.line}`}`;
+    const at = formatLocation(parameter.source);
     ctx.warn(
       `${at}: validators: parameter \`${parameter.name}\` is sent as plain text but its schema (${resolved.kind}) has no plain-text form: ` +
         'its decoder passes the text through unchecked',
