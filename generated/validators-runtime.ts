@@ -419,6 +419,20 @@ export function explodedFields(source: Fields | undefined, names: readonly strin
   return fields;
 }
 
+/**
+ * Exploded `form` objects that list no properties (a free-form map): every
+ * field of `source` that no other parameter of the operation takes (`taken`
+ * names, `name[key]` fields of the `deep` ones); undefined when there is none.
+ */
+export function otherFields(source: Fields | undefined, taken: ReadonlySet<string>, deep?: readonly string[]): Fields | undefined {
+  if (source === undefined) return undefined;
+  let fields: Fields | undefined;
+  for (const name in source) {
+    if (!taken.has(name) && !isDeepField(name, deep)) setField((fields ??= {}), name, source[name]!);
+  }
+  return fields;
+}
+
 /** `deepObject` objects: fields `name[key]`; undefined when there is none. */
 export function deepObjectFields(source: Fields, name: string): Fields | undefined {
   let fields: Fields | undefined;

@@ -146,6 +146,12 @@ export declare function pairFields(list: readonly string[]): Fields | undefined;
 export declare function assignedFields(list: readonly string[]): Fields | undefined;
 /** Exploded `form` objects: each listed property is its own field of `source`; undefined when none is there. */
 export declare function explodedFields(source: Fields | undefined, names: readonly string[]): Fields | undefined;
+/**
+ * Exploded `form` objects that list no properties (a free-form map): every
+ * field of `source` that no other parameter of the operation takes (`taken`
+ * names, `name[key]` fields of the `deep` ones); undefined when there is none.
+ */
+export declare function otherFields(source: Fields | undefined, taken: ReadonlySet<string>, deep?: readonly string[]): Fields | undefined;
 /** `deepObject` objects: fields `name[key]`; undefined when there is none. */
 export declare function deepObjectFields(source: Fields, name: string): Fields | undefined;
 /**

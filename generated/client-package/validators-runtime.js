@@ -377,6 +377,21 @@ export function explodedFields(source, names) {
     }
     return fields;
 }
+/**
+ * Exploded `form` objects that list no properties (a free-form map): every
+ * field of `source` that no other parameter of the operation takes (`taken`
+ * names, `name[key]` fields of the `deep` ones); undefined when there is none.
+ */
+export function otherFields(source, taken, deep) {
+    if (source === undefined)
+        return undefined;
+    let fields;
+    for (const name in source) {
+        if (!taken.has(name) && !isDeepField(name, deep))
+            setField((fields ??= {}), name, source[name]);
+    }
+    return fields;
+}
 /** `deepObject` objects: fields `name[key]`; undefined when there is none. */
 export function deepObjectFields(source, name) {
     let fields;

@@ -81,6 +81,12 @@ describe('parameters of every style, client to bindings over HTTP', () => {
     });
   });
 
+  it('query: a free-form map of fields takes every field no other parameter takes', async () => {
+    const params = { text: 'a', near: { x: 1 }, range: { n: 2 }, criteria: { name: 'x', 'labels.env': 'prod' } };
+    expect(await query.lookup(params)).toEqual({ params });
+    expect(await query.lookup({ criteria: { q2: 'y' } })).toEqual({ params: { criteria: { q2: 'y' } } });
+  });
+
   it('path: simple lists, label and matrix values and objects', async () => {
     expect(await path.getItem({ id: 4 })).toEqual({ params: { id: 4 } });
     expect(await path.simpleList({ ids: [1, 2, 3] })).toEqual({ params: { ids: [1, 2, 3] } });

@@ -151,7 +151,9 @@ function encode(parameter: Parameter, value: unknown, wire: Wire, pick: number):
     }
     const used = new Map(entries);
     if (style === 'deepObject' || ((location === 'query' || location === 'cookie') && explode === true)) {
-      if (style !== 'deepObject') {
+      // A map that lists no properties takes every field (the only parameter of its operation here).
+      const freeForm = schema.properties.length === 0 && schema.additionalProperties !== false;
+      if (style !== 'deepObject' && !freeForm) {
         // Only listed properties can be told apart from other fields.
         for (const k of Object.keys(expected)) if (!schema.properties.some((p) => p.name === k)) delete expected[k];
         for (const k of [...used.keys()]) if (!(k in expected)) used.delete(k);

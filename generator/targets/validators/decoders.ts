@@ -20,7 +20,7 @@ export function decoderBody(operation: Operation, ctx: EmitContext): string[] {
     lines.push(
       `// ${commentText(`${parameter.name}: ${parameter.location}, ${parameter.encoding}${style}${parameter.required ? ', required' : ''}`)}`,
       '{',
-      ...indent(parameterLines(parameter, ctx, scope, bodyNames)),
+      ...indent(parameterLines(parameter, ctx, scope, bodyNames, operation)),
       '}',
     );
   }
@@ -35,9 +35,10 @@ export function decoderBody(operation: Operation, ctx: EmitContext): string[] {
   }
   const knownSet = ctx.constant('PARAMETERS', `new Set<string>(${listLiteral([...known])})`);
   const deepList = deep.length === 0 ? '' : `, ${ctx.constant('DEEP', listLiteral(deep))}`;
-  lines.push(
-    `return { ok: true, value: value as unknown as ${operation.names.pascal}Params, unsupported: unsupportedParameters(raw, ${knownSet}${deepList}) };`,
-  );
+  // A free-form map of query fields takes every field no other parameter names: none is unsupported.
+  const takesAll = operation.parameters.some((p) => p.location === 'query' && p.encoding === 'plain' && freeForm(p, ctx));
+  const unsupported = takesAll ? '[]' : `unsupportedParameters(raw, ${knownSet}${deepList})`;
+  lines.push(`return { ok: true, value: value as unknown as ${operation.names.pascal}Params, unsupported: ${unsupported} };`);
   return lines;
 }
 
@@ -48,13 +49,13 @@ function styleNote(parameter: Parameter, ctx: EmitContext): string {
   return `, ${parameter.style}${parameter.explode === true ? ' exploded' : ''}`;
 }
 
-function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope, bodyNames: ReadonlySet<string>): string[] {
+function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope, bodyNames: ReadonlySet<string>, operation: Operation): string[] {
   const name = literal(parameter.name);
   const key = parameter.key ?? parameter.name;
   if (parameter.encoding === 'file') return fileLines(parameter, ctx);
 
   const present = [...decodeLines(parameter, ctx, scope), assign(key, 'x')];
-  const lookup = `const w = ${wireValue(parameter, ctx, bodyNames)};`;
+  const lookup = `const w = ${wireValue(parameter, ctx, bodyNames, operation)};`;
   if (parameter.required) return [lookup, `if (w === undefined) return missing(${name});`, ...present];
   if (parameter.default !== undefined) {
     return [lookup, ...ifBlock('w === undefined', [assign(key, literal(parameter.default))], present)];
@@ -182,6 +183,16 @@ function listLines(parameter: Parameter, ctx: EmitContext): string[] {
 /** Whether an object parameter's properties are separate query or body fields or cookies (exploded `form`). */
 function objectExploded(parameter: Parameter, ctx: EmitContext): boolean {
   return repeatsField(parameter) && plainShape(ctx, parameter.schema) === 'object';
+}
+
+/**
+ * An exploded `form` object that lists no properties but allows others (a
+ * map): its fields are all those no other parameter of its location names.
+ */
+function freeForm(parameter: Parameter, ctx: EmitContext): boolean {
+  if (!objectExploded(parameter, ctx)) return false;
+  const resolved = ctx.resolve(parameter.schema);
+  return resolved.kind === 'object' && resolved.properties.length === 0 && resolved.additionalProperties !== false;
 }
 
 function objectProperties(parameter: Parameter, ctx: EmitContext): string[] {
@@ -337,7 +348,7 @@ function assign(name: string, expr: string): string {
  * form objects and `deepObject` objects as their fields. Each read uses a
  * constant key, so it stays a fast monomorphic property load.
  */
-function wireValue(parameter: Parameter, ctx: EmitContext, bodyNames: ReadonlySet<string>): string {
+function wireValue(parameter: Parameter, ctx: EmitContext, bodyNames: ReadonlySet<string>, operation: Operation): string {
   const wire = parameter.location === 'header' ? parameter.name.toLowerCase() : parameter.name;
   const key = literal(wire);
   // Names like `constructor` would otherwise be found on Object.prototype.
@@ -353,8 +364,17 @@ function wireValue(parameter: Parameter, ctx: EmitContext, bodyNames: ReadonlySe
       return shape === 'mixed' ? `deepObjectFields(${fields}, ${key}) ?? ${read(fields)}` : `deepObjectFields(${fields}, ${key})`;
     }
     if (objectExploded(parameter, ctx)) {
-      const names = ctx.constant('NAMES', listLiteral(objectProperties(parameter, ctx)));
-      return `explodedFields(${parameter.location === 'cookie' ? 'raw.cookies' : fields}, ${names})`;
+      const source = parameter.location === 'cookie' ? 'raw.cookies' : fields;
+      if (freeForm(parameter, ctx)) {
+        const others = operation.parameters.filter((p) => p !== parameter && p.location === parameter.location && p.encoding !== 'file');
+        const taken = others.flatMap((p) => (p.encoding === 'plain' && objectExploded(p, ctx) ? objectProperties(p, ctx) : [p.name]));
+        const deep = others.filter((p) => p.encoding === 'plain' && p.style === 'deepObject').map((p) => p.name);
+        const deepList = deep.length === 0 ? '' : `, ${ctx.constant('DEEP', listLiteral(deep))}`;
+        return `otherFields(${source}, ${ctx.constant('TAKEN', `new Set<string>(${listLiteral([...new Set(taken)])})`)}${deepList})`;
+      }
+      const properties = objectProperties(parameter, ctx);
+      const names = ctx.constant('NAMES', properties.length > 0 ? listLiteral(properties) : '[] as string[]');
+      return `explodedFields(${source}, ${names})`;
     }
   }
   switch (parameter.location) {

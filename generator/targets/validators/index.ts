@@ -38,6 +38,7 @@ const RUNTIME_HELPERS = [
   'matrixList',
   'matrixValue',
   'missing',
+  'otherFields',
   'ownField',
   'pairFields',
   'parseInteger',
