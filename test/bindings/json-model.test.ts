@@ -223,5 +223,11 @@ describe('server target on a JSON API model', () => {
     expect(sampleValue({ kind: 'array', items: { kind: 'boolean' }, minItems: 2 }, model)).toEqual([false, false]);
     expect(sampleValue(petSchema, model)).toEqual({ id: 1, name: 'x' });
     expect(sampleValue({ kind: 'never' }, model)).toBeUndefined();
+    // A required property or a list element that nothing satisfies: nothing satisfies the whole either.
+    const never: Schema = { kind: 'never' };
+    expect(sampleValue({ kind: 'object', properties: [{ name: 'a', names: names('a'), required: true, schema: never }], additionalProperties: true }, model)).toBeUndefined();
+    expect(sampleValue({ kind: 'object', properties: [{ name: 'a', names: names('a'), required: false, schema: never }], additionalProperties: true }, model)).toEqual({});
+    expect(sampleValue({ kind: 'array', items: never, minItems: 1 }, model)).toBeUndefined();
+    expect(sampleValue({ kind: 'union', variants: [{ kind: 'array', items: never, minItems: 1 }, { kind: 'null' }] }, model)).toBeNull();
   });
 });

@@ -32,12 +32,17 @@ export function sampleValue(schema: Schema, model: ApiModel, depth = 0): unknown
       const items: unknown[] = (schema.prefixItems ?? []).map((item) => sampleValue(item, model, depth + 1));
       const item = schema.items;
       while (item !== undefined && items.length < (schema.minItems ?? 0)) items.push(sampleValue(item, model, depth + 1));
-      return items;
+      // An element that nothing satisfies: neither does the list.
+      return items.includes(undefined) ? undefined : items;
     }
     case 'object': {
       const value: Record<string, unknown> = {};
       for (const property of schema.properties) {
-        if (property.required) value[property.name] = sampleValue(property.schema, model, depth + 1);
+        if (!property.required) continue;
+        const sample = sampleValue(property.schema, model, depth + 1);
+        // A required property that nothing satisfies: neither does the object.
+        if (sample === undefined) return undefined;
+        value[property.name] = sample;
       }
       return value;
     }
