@@ -55,7 +55,11 @@ export function buildRequestBody(ctx: BuildContext, schemas: SchemaConverter, op
   const requestBody = ctx.record(operation, 'requestBody', 'a request body');
   const content = ctx.record(requestBody, 'content', 'a map of media types');
   const entries = Object.entries(content);
-  if (entries.length === 0) ctx.fail(requestBody, 'content', 'a request body needs at least one media type');
+  if (entries.length === 0) {
+    // Valid (the map may be empty), but it says nothing a client could send.
+    ctx.warn(requestBody, 'content', 'the request body lists no media type: the operation is generated without a body');
+    return { kind: 'none', fields: [], examples: [] };
+  }
   const contents = entries.map(([mediaType, raw]): { content: BodyContent; media: RawNode } => {
     const media = ctx.deref(raw);
     if (!isRecord(media)) ctx.fail(content, mediaType, `media type \`${mediaType}\` must be a media type object`);

@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/cli/pipeline.js';
 import { SpecError } from '../../generator/load/errors.js';
+import { targets } from '../../generator/targets/index.js';
 import { target as types } from '../../generator/targets/types/index.js';
 import { config, snapshot, tempProject } from './helpers.js';
 
@@ -12,7 +13,6 @@ const cases: [string, { file: string; line: number; message: string }][] = [
   ['dangling-internal-ref', { file: 'spec/openapi.yaml', line: 9, message: 'cannot resolve $ref `#/components/parameters/Nope`' }],
   ['duplicate-operationid', { file: 'spec/openapi.yaml', line: 18, message: 'duplicate operationId `make-thing` (first used at spec/openapi.yaml:7)' }],
   ['header-param', { file: 'spec/openapi.yaml', line: 10, message: 'parameter `X-Token` is `in: header`, whose style is `simple` (found `form`)' }],
-  ['body-without-media-type', { file: 'spec/openapi.yaml', line: 9, message: 'a request body needs at least one media type' }],
   ['feature-level-text', { file: 'spec/openapi.yaml', line: 8, message: '`x-feature-level` must be a non-negative integer' }],
   ['body-media-not-object', { file: 'spec/openapi.yaml', line: 10, message: 'media type `application/json` must be a media type object' }],
 ];
@@ -39,5 +39,20 @@ describe('malformed specs stop the run with file and line, writing nothing', () 
     expect(specError.message).toContain(want.message);
     expect(specError.message.startsWith(`${want.file}:${want.line}: `)).toBe(true);
     expect(snapshot(out)).toEqual(before);
+  });
+});
+
+describe('valid documents the model degrades, with file and line', () => {
+  it('a request body that lists no media type (an empty `content`) leaves the operation without a body', async () => {
+    const project = tempProject('body-without-media-type');
+    try {
+      const result = await generate(config(project.root, {}, ['types', 'validators']), targets.filter((t) => t.name === 'types' || t.name === 'validators'));
+      expect(result.reports).toContain('spec/openapi.yaml:9: the request body lists no media type: the operation is generated without a body');
+      const validators = readFileSync(join(project.root, 'generated/validators.ts'), 'utf8');
+      expect(validators).toContain('export function decodeMakeThing(');
+      expect(validators).not.toContain('unsupportedMediaType');
+    } finally {
+      project.dispose();
+    }
   });
 });
