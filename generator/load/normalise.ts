@@ -15,7 +15,8 @@
  * - siblings of a `$ref`, which 3.0 ignores, are dropped except annotations.
  *
  * Also, for any version: Swagger 2.0 is refused with how to convert it;
- * `webhooks` and operation `callbacks` are removed with one note.
+ * `webhooks` and operation `callbacks` are removed with one note; a path
+ * whose item refers to another path's item gets a copy of it.
  */
 import { formatLocation, SpecError } from './errors.js';
 import type { SourceMap } from './source-map.js';
@@ -53,7 +54,68 @@ export function normalise(document: Node, sources: SourceMap): Normalised {
     forEachSchema(document, exclusiveBounds);
   }
   dropCallbacks(document, sources, warnings);
+  expandPathItemRefs(document, sources, warnings);
   return { version, warnings };
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/**
+ * A path whose item is a `$ref` to another path's item (`/support/ip: {$ref:
+ * '#/paths/~1ip'}`, an alias) gets its own copy of that item, so that each
+ * path's operations are objects of their own with their own names. An
+ * `operationId` the copy would share with the original is dropped from the
+ * copy (its name is then derived from its own path), with a note.
+ */
+function expandPathItemRefs(document: Node, sources: SourceMap, warnings: string[]): void {
+  const paths = document.paths;
+  if (!isRecord(paths)) return;
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isRecord(item) || typeof item.$ref !== 'string' || !item.$ref.startsWith('#/paths/')) continue;
+    let target: unknown = item;
+    const seen = new Set<unknown>();
+    while (isRecord(target) && typeof target.$ref === 'string' && target.$ref.startsWith('#/paths/') && !seen.has(target)) {
+      seen.add(target);
+      target = pointer(document, target.$ref);
+    }
+    if (!isRecord(target) || typeof target.$ref === 'string') continue;
+    const copy = cloneTied(target, sources);
+    const renamed = METHODS.filter((method) => isRecord(copy[method]) && (copy[method] as Node).operationId !== undefined);
+    for (const method of renamed) delete (copy[method] as Node).operationId;
+    if (renamed.length > 0) {
+      const at = sources.locate(paths, path);
+      warnings.push(
+        `${at.file}${at.line === undefined ? '' : `:${at.line}`}: path \`${path}\` refers to another path's item: its operations are named from their own path, since operationIds are unique`,
+      );
+    }
+    // Keys written beside the `$ref` (3.1: `summary`, `description`) are this path's own.
+    for (const [key, value] of Object.entries(item)) if (key !== '$ref') copy[key] = value;
+    sources.alias(copy, item);
+    paths[path] = copy;
+  }
+}
+
+/** A deep copy of a structure whose objects each point back to their original in the source map. */
+function cloneTied<T>(node: T, sources: SourceMap): T {
+  if (node === null || typeof node !== 'object') return node;
+  const copy = (Array.isArray(node) ? node.map((child) => cloneTied(child, sources)) : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, cloneTied(v, sources)]))) as T & object;
+  sources.alias(copy, node);
+  return copy;
+}
+
+function pointer(document: Node, ref: string): unknown {
+  let node: unknown = document;
+  for (const raw of ref.slice(2).split('/')) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Node)[key];
+  }
+  return node;
 }
 
 function checkVersion(document: Node, sources: SourceMap): string {
