@@ -39,6 +39,8 @@ export interface ServerRow {
     cpuSlowdown: number;
     /** Median per-round (bare bytes req/s over this route's): what serialising alone costs. */
     slowdownOfBare: number;
+    /** Median per-round (this route's CPU per request over the bare bytes route's). */
+    cpuSlowdownOfBare: number;
   };
 }
 
@@ -153,6 +155,7 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
               slowdown: median(subject.map((l, i) => bareJson[i]!.requestsPerSec / l.requestsPerSec)),
               cpuSlowdown: median(subject.map((l, i) => l.cpuPerRequestUs / bareJson[i]!.cpuPerRequestUs)),
               slowdownOfBare: median(bareJson.map((l, i) => bare[i]!.requestsPerSec / l.requestsPerSec)),
+              cpuSlowdownOfBare: median(bareJson.map((l, i) => l.cpuPerRequestUs / bare[i]!.cpuPerRequestUs)),
             },
           }),
         });
