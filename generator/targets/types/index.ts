@@ -25,6 +25,7 @@ export const target: Target = {
     // openapi-typescript mutates what it is given; hand it a copy.
     const document = structuredClone(openapi);
     inlineDeepRefs(document, openapi);
+    useModelOperationIds(document, ctx.model);
     prepare(document);
     const sources = new Map(ctx.model.schemas.map((s) => [s.name, s.source]));
     breakEagerCycles(document, (name) => ctx.report(cycleMessage(name, sources.get(name))));
@@ -252,6 +253,22 @@ function prepare(document: Record<string, unknown>): void {
       }
     },
   });
+}
+
+/**
+ * Gives each operation of the copy its id in the model. A path item that
+ * refers to another (`$ref: '#/paths/~1source'`) shares the other's operation
+ * objects in the bundled document, where only one derived id could be
+ * written; once inlined, each copy takes its own, as the aliases expect.
+ */
+function useModelOperationIds(document: Record<string, unknown>, model: ApiModel): void {
+  const paths = document.paths;
+  if (!isObject(paths)) return;
+  for (const operation of model.operations) {
+    const item = paths[operation.path];
+    const node = isObject(item) && item.$ref === undefined ? item[operation.method] : undefined;
+    if (isObject(node) && node.$ref === undefined) node.operationId = operation.id;
+  }
 }
 
 /** A `$ref` to one whole component (`#/components/schemas/Pet`), which openapi-typescript names. */
