@@ -995,7 +995,8 @@ function withFile(raw: FullRawRequest, route: Route): FullRawRequest {
 
 /**
  * The declared media type a Content-Type matches: the same type, else a
- * declared `type/*`, else `*\/*`. Parameters (`; charset=utf-8`) are ignored.
+ * declared `type/*`, else `*\/*`. Parameters (`; charset=utf-8`) are ignored,
+ * on both sides.
  */
 export function matchMediaType(contents: readonly MediaTypeRoute[], contentType: string): MediaTypeRoute | undefined {
   const essence = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
@@ -1003,12 +1004,15 @@ export function matchMediaType(contents: readonly MediaTypeRoute[], contentType:
   const family = slash === -1 ? '' : `${essence.slice(0, slash)}/*`;
   let wildcard: MediaTypeRoute | undefined;
   let any: MediaTypeRoute | undefined;
+  let parameters: MediaTypeRoute | undefined;
   for (const content of contents) {
     if (content.mediaType === essence) return content;
     if (content.mediaType === family) wildcard ??= content;
     else if (content.mediaType === '*/*') any ??= content;
+    // A declared type with parameters (`application/json;charset=utf-8`) takes the same type without them.
+    else if (content.mediaType.includes(';') && (content.mediaType.split(';', 1)[0] ?? '').trim() === essence) parameters ??= content;
   }
-  return wildcard ?? any;
+  return parameters ?? wildcard ?? any;
 }
 
 function parseContent(content: MediaTypeRoute, data: Buffer): unknown {

@@ -545,12 +545,15 @@ export function mediaTypeOf(contentType: string): string {
 
 /**
  * The index in `declared` of the media type that takes `received`: the same
- * type, else a declared `type/*`, else a declared `*\/*`; -1 when none does.
+ * type (parameters aside on both sides), else a declared `type/*`, else a
+ * declared `*\/*`; -1 when none does.
  */
 export function matchMediaType(received: string, declared: readonly string[]): number {
   const type = mediaTypeOf(received);
   const exact = declared.indexOf(type);
   if (exact !== -1) return exact;
+  // A declared type with parameters (`application/json;charset=utf-8`) takes the same type without them.
+  for (let i = 0; i < declared.length; i++) if (mediaTypeOf(declared[i]!) === type) return i;
   const slash = type.indexOf('/');
   const range = declared.indexOf(slash === -1 ? type : type.slice(0, slash) + '/*');
   return range !== -1 ? range : declared.indexOf('*/*');

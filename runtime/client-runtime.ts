@@ -1043,9 +1043,11 @@ function multipartBody(parts: readonly Part[]): { body: RequestBody; contentType
   return { body: new Blob(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** Whether `mediaType` (possibly a wildcard like `image/*`) covers `actual`. */
+/** Whether `mediaType` (possibly a wildcard like `image/*`, possibly with parameters) covers `actual` (parameters aside). */
 function mediaTypeMatches(mediaType: string, actual: string): boolean {
   if (mediaType === actual || mediaType === '*/*') return true;
+  const semicolon = mediaType.indexOf(';');
+  if (semicolon !== -1 && mediaType.slice(0, semicolon).trim() === (actual.split(';', 1)[0] ?? '').trim()) return true;
   return mediaType.endsWith('/*') && actual.startsWith(mediaType.slice(0, -1));
 }
 

@@ -192,7 +192,8 @@ export type ResponseTable = Readonly<Record<string, Readonly<Record<string, Chec
 export declare function mediaTypeOf(contentType: string): string;
 /**
  * The index in `declared` of the media type that takes `received`: the same
- * type, else a declared `type/*`, else a declared `*\/*`; -1 when none does.
+ * type (parameters aside on both sides), else a declared `type/*`, else a
+ * declared `*\/*`; -1 when none does.
  */
 export declare function matchMediaType(received: string, declared: readonly string[]): number;
 /** The response a status selects: the exact status, else its `NXX` range, else `default`. */

@@ -65,7 +65,7 @@ export function buildRequestBody(ctx: BuildContext, schemas: SchemaConverter, op
     if (!isRecord(media)) ctx.fail(content, mediaType, `media type \`${mediaType}\` must be a media type object`);
     const kind = bodyKind(mediaType);
     const schema: Schema = media.schema === undefined ? defaultSchema(kind) : schemas.convert(media.schema, media, 'schema');
-    const body: BodyContent = { mediaType: mediaType.toLowerCase(), kind, schema, examples: readExamples(ctx, media) };
+    const body: BodyContent = { mediaType: mediaType.toLowerCase(), ...writtenKey(mediaType), kind, schema, examples: readExamples(ctx, media) };
     const parts = partContentTypes(ctx, media);
     if (parts !== undefined) body.partContentTypes = parts;
     return { content: body, media };
@@ -218,4 +218,9 @@ export function isFile(schemas: SchemaConverter, schema: Schema): boolean {
 function isBinaryString(schemas: SchemaConverter, schema: Schema): boolean {
   const resolved = schemas.resolve(schema);
   return resolved.kind === 'string' && (resolved.format === 'binary' || schemas.raw.get(resolved)?.contentMediaType !== undefined);
+}
+
+/** `written` when the document's key is not already lower-case (openapi-typescript keeps it as written). */
+export function writtenKey(mediaType: string): { written?: string } {
+  return mediaType === mediaType.toLowerCase() ? {} : { written: mediaType };
 }

@@ -6,7 +6,7 @@
  * response headers.
  */
 import { isRecord } from '../load/walk.js';
-import { bodyKind } from './bodies.js';
+import { bodyKind, writtenKey } from './bodies.js';
 import type { BuildContext, RawNode } from './context.js';
 import { readExamples } from './examples.js';
 import { deriveNames } from './names.js';
@@ -116,7 +116,7 @@ function responseContents(ctx: BuildContext, schemas: SchemaConverter, r: Classi
         : kind === 'json'
           ? { kind: 'any' }
           : { kind: 'string', ...(kind === 'binary' ? { format: 'binary' } : {}) };
-    return { mediaType: mediaType.toLowerCase(), kind, schema, examples: readExamples(ctx, media) };
+    return { mediaType: mediaType.toLowerCase(), ...writtenKey(mediaType), kind, schema, examples: readExamples(ctx, media) };
   });
 }
 

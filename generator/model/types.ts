@@ -207,6 +207,8 @@ export interface RequestBodyModel {
 export interface BodyContent {
   /** As written, lower-cased (`application/json`, `application/merge-patch+json`, `text/csv`, `image/*`). */
   mediaType: string;
+  /** The key as written in the document, when it differs from `mediaType` (the types target's `content` keys). */
+  written?: string;
   kind: BodyKind;
   /** The body's schema (`{kind: 'any'}` when the document gives none). */
   schema: Schema;
@@ -273,6 +275,8 @@ export interface ResponseModel {
 export interface ResponseContent {
   /** As written, lower-cased. */
   mediaType: string;
+  /** The key as written in the document, when it differs from `mediaType` (the types target's `content` keys). */
+  written?: string;
   kind: Exclude<BodyKind, 'form' | 'multipart'>;
   schema: Schema;
   examples: Example[];

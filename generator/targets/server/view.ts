@@ -211,7 +211,7 @@ function operationView(model: ApiModel, operation: Operation, typed: boolean, re
       if (content.kind === 'binary') return 'Uint8Array | string';
       // A hand-built model (tests) has no bundled document, so types.ts has no `paths`.
       if (!typed) return 'unknown';
-      return read(`${pathsOf}[${responseKey(response)}]["content"][${JSON.stringify(content.mediaType)}]`);
+      return read(`${pathsOf}[${responseKey(response)}]["content"][${JSON.stringify(content.written ?? content.mediaType)}]`);
     });
     return [...new Set(types)].join(' | ');
   };

@@ -139,7 +139,7 @@ function statusMap(responses: readonly (ResponseModel | OperationError)[], type:
 function responseBodyType(op: string, response: ResponseModel | OperationError): string {
   if (response.contents.length === 0) return 'undefined';
   const response_ = `${op}["responses"][${indexKey(response)}]`;
-  const types = response.contents.map((c) => contentType(`${response_}["content"][${JSON.stringify(c.mediaType)}]`, c.kind));
+  const types = response.contents.map((c) => contentType(`${response_}["content"][${JSON.stringify(c.written ?? c.mediaType)}]`, c.kind));
   return [...new Set(types)].join(' | ');
 }
 
@@ -184,7 +184,8 @@ function paramsType(operation: Operation, op: string): string {
   }
   const fields = located('body');
   if (fields.length > 0) {
-    const mediaType = operation.requestBody?.contents[0]?.mediaType ?? (operation.body === 'multipart' ? MULTIPART : FORM);
+    const first = operation.requestBody?.contents[0];
+    const mediaType = first === undefined ? (operation.body === 'multipart' ? MULTIPART : FORM) : (first.written ?? first.mediaType);
     const body = `NonNullable<${op}["requestBody"]>["content"][${JSON.stringify(mediaType)}]`;
     const files = fields.filter((p) => p.encoding === 'file');
     const keyed = fields.filter((p) => p.key !== undefined && p.encoding !== 'file');
@@ -208,7 +209,7 @@ function wholeBodyType(operation: Operation, op: string): string | undefined {
   const body = operation.requestBody;
   if (body?.mode !== 'whole' || body.parameterName === undefined) return undefined;
   const content = `NonNullable<${op}["requestBody"]>["content"]`;
-  const types = [...new Set(body.contents.map((c) => contentType(`${content}[${JSON.stringify(c.mediaType)}]`, c.kind)))];
+  const types = [...new Set(body.contents.map((c) => contentType(`${content}[${JSON.stringify(c.written ?? c.mediaType)}]`, c.kind)))];
   return `{ ${propertyKey(body.parameterName)}${body.required ? '' : '?'}: ${types.join(' | ')} }`;
 }
 
