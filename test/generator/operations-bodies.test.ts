@@ -21,6 +21,7 @@ import type { ApiModel, Operation } from '../../generator/model/types.js';
 import { targets } from '../../generator/targets/index.js';
 import { target as typesTarget } from '../../generator/targets/types/index.js';
 import { renderValidators } from '../../generator/targets/validators/index.js';
+import { curlExample } from '../../generator/targets/docs/curl.js';
 import { loadGenerated, removeWritten, TEMPLATES_DIR, type GeneratedValidators } from '../fixtures/validators/load.js';
 import { repoRoot } from '../support/process.js';
 import { config } from './helpers.js';
@@ -245,6 +246,14 @@ describe('form fields by their Encoding Object', () => {
       ['settings', 'json', null, null],
       ['attachment', 'file', null, null],
     ]);
+  });
+
+  it('the docs\' curl examples write the fields the same way', () => {
+    const withExample = (id: string, value: Record<string, unknown>): Operation => ({ ...operation('bodies-form', id), requestExamples: [{ name: 'x', summary: '', value }] });
+    const order = curlExample(withExample('createOrder', { name: 'n', tags: ['a', 'b'], filter: { min: 1 }, ids: [1, 2], meta: { source: 'web' } }), '');
+    for (const field of ["'tags=a'", "'tags=b'", "'filter[min]=1'", "'ids=1,2'", `'meta={"source":"web"}'`]) expect(order).toContain(`--data-urlencode ${field}`);
+    const upload = curlExample(withExample('upload', { title: 't', labels: ['a', 'b'], items: [{ sku: 'x' }, { sku: 'y' }] }), '');
+    for (const field of ["'labels=a'", "'labels=b'", `'items={"sku":"x"}'`, `'items={"sku":"y"}'`]) expect(upload).toContain(`--form-string ${field}`);
   });
 
   it('a field no style spells out travels as JSON text, with a warning naming file and line', async () => {

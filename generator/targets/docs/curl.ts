@@ -73,10 +73,14 @@ export function curlExample(operation: Operation, basePath: string, model?: ApiM
         for (const [name, text] of stylePairs(parameter, value)) cookies.push(`${name}=${encodeURIComponent(text)}`);
         break;
       default: {
-        const text = wireValue(parameter, value);
-        if (parameter.encoding === 'file') fields.push(`-F ${shellQuote(`${parameter.name}=@${exampleFileName(value)}`)}`);
-        else if (operation.body === 'multipart') fields.push(`--form-string ${shellQuote(`${parameter.name}=${text}`)}`);
-        else fields.push(`--data-urlencode ${shellQuote(`${parameter.name}=${text}`)}`);
+        if (parameter.encoding === 'file') {
+          fields.push(`-F ${shellQuote(`${parameter.name}=@${exampleFileName(value)}`)}`);
+          break;
+        }
+        // Lists and objects as their Encoding Object spreads them; a JSON list sent one part per element.
+        const pairs: [string, string][] =
+          parameter.encoding === 'json' && parameter.explode === true && Array.isArray(value) ? value.map((item) => [parameter.name, JSON.stringify(item)]) : stylePairs(parameter, value);
+        for (const [name, text] of pairs) fields.push(operation.body === 'multipart' ? `--form-string ${shellQuote(`${name}=${text}`)}` : `--data-urlencode ${shellQuote(`${name}=${text}`)}`);
       }
     }
   }
