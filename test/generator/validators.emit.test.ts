@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiModel } from '../../generator/model/types.js';
+import { withoutDeadCode } from '../../generator/targets/validators/code.js';
 import { renderValidators, target } from '../../generator/targets/validators/index.js';
 import { fixtureModel, nullable, obj, operation, param, ref, str, int, arr, names } from '../fixtures/validators/model.js';
 import { loadGenerated, TEMPLATES_DIR, writeGenerated, removeWritten } from '../fixtures/validators/load.js';
@@ -163,5 +164,57 @@ describe('validators target output', () => {
     const broken = fixtureModel();
     broken.operations[0]!.parameters.push(param('worse', str({ pattern: '(' })));
     expect(() => render(broken)).toThrow(/invalid pattern "\("/);
+  });
+});
+
+describe('withoutDeadCode', () => {
+  it('drops what follows a statement that always returns, and keeps what may run', () => {
+    const lines = [
+      'const a = 1;',
+      'if (a) {',
+      '  return false;',
+      '} else if (b) {',
+      '  return false;',
+      '}',
+      'const kept = 2;',
+      'if (c) {',
+      '  if (d) {',
+      '    return false;',
+      '  } else {',
+      '    return false;',
+      '  }',
+      '  const gone = 3;',
+      '',
+      '} else {',
+      '  {',
+      '    return invalid();',
+      '  }',
+      '  const gone2 = 4;',
+      '}',
+      'const gone3 = 5;',
+      'return true;',
+    ];
+    expect(withoutDeadCode(lines)).toEqual([
+      'const a = 1;',
+      'if (a) {',
+      '  return false;',
+      '} else if (b) {',
+      '  return false;',
+      '}',
+      'const kept = 2;',
+      'if (c) {',
+      '  if (d) {',
+      '    return false;',
+      '  } else {',
+      '    return false;',
+      '  }',
+      '} else {',
+      '  {',
+      '    return invalid();',
+      '  }',
+      '}',
+    ]);
+    const loop = ['for (const k in o) {', '  return false;', '}', 'switch (d) {', '  case "x": {', '    return false;', '  }', '}', 'return true;'];
+    expect(withoutDeadCode(loop)).toEqual(loop);
   });
 });

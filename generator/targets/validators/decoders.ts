@@ -1,5 +1,5 @@
 import type { ObjectSchema, Operation, Parameter, Schema } from '../../model/types.js';
-import { commentText, ifBlock, indent, isInheritedName, listLiteral, literal } from './code.js';
+import { commentText, ifBlock, indent, isInheritedName, listLiteral, literal, withoutDeadCode } from './code.js';
 import { fileLines, wholeBodyLines } from './body-decoder.js';
 import { emitCheck } from './checks/dispatch.js';
 import { Scope, type EmitContext } from './context.js';
@@ -39,7 +39,7 @@ export function decoderBody(operation: Operation, ctx: EmitContext): string[] {
   const takesAll = operation.parameters.some((p) => p.location === 'query' && p.encoding === 'plain' && freeForm(p, ctx));
   const unsupported = takesAll ? '[]' : `unsupportedParameters(raw, ${knownSet}${deepList})`;
   lines.push(`return { ok: true, value: value as unknown as ${operation.names.pascal}Params, unsupported: ${unsupported} };`);
-  return lines;
+  return withoutDeadCode(lines);
 }
 
 /** The style, in the comment above a parameter's lines, where it changes how the text reads. */

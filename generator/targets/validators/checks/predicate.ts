@@ -1,4 +1,5 @@
 import type { Schema } from '../../../model/types.js';
+import { withoutDeadCode } from '../code.js';
 import type { EmitContext, Scope } from '../context.js';
 import { collectSink, type Sink } from '../sink.js';
 import { emitCheck } from './dispatch.js';
@@ -21,7 +22,7 @@ export function testSink(ctx: EmitContext, strict: string): Sink {
 }
 
 function buildTestBody(schema: Schema, ctx: EmitContext, scope: Scope): string[] {
-  return [...emitCheck({ schema, value: 'v', path: [], sink: testSink(ctx, 'strict'), ctx, scope, typeKnown: false }), 'return true;'];
+  return withoutDeadCode([...emitCheck({ schema, value: 'v', path: [], sink: testSink(ctx, 'strict'), ctx, scope, typeKnown: false }), 'return true;']);
 }
 
 /**
@@ -46,7 +47,7 @@ function worthFastPath(schema: Schema, ctx: EmitContext): boolean {
  * with its path and message.
  */
 export function checkFunctionBody(schema: Schema, ctx: EmitContext, scope: Scope): string[] {
-  const check = emitCheck({ schema, value: 'v', path: [], sink: collectSink, ctx, scope, typeKnown: false });
+  const check = withoutDeadCode(emitCheck({ schema, value: 'v', path: [], sink: collectSink, ctx, scope, typeKnown: false }));
   if (!worthFastPath(schema, ctx)) return check;
   const test = ctx.testFunction(schema, buildTestBody);
   return [`if (${test}(v, strict)) return;`, ...check];
