@@ -16,6 +16,7 @@ import { loadSpec } from '../../generator/load/index.js';
 import { buildModel } from '../../generator/model/build.js';
 import type { ApiModel, Operation } from '../../generator/model/types.js';
 import { targets } from '../../generator/targets/index.js';
+import { curlExample } from '../../generator/targets/docs/curl.js';
 import { config } from './helpers.js';
 import { repoRoot } from '../support/process.js';
 
@@ -88,6 +89,13 @@ describe('parameters in the model', () => {
       sort: ['json', undefined, undefined, undefined],
     });
     expect(search.parameters.every((p) => p.location === 'query' && p.key === undefined)).toBe(true);
+  });
+
+  it('the docs\' curl examples write query lists as the client does: exploded ones repeat the name in every style', async () => {
+    const search = op(await model('params-query'), 'search');
+    const command = decodeURIComponent(curlExample({ ...search, requestExamples: [{ name: 'x', summary: '', value: { expand: ['customer', 'invoice'], words: ['a', 'b'], tags: ['r', 's'] } }] }, ''));
+    // A GET: -G with one --data-urlencode per pair.
+    for (const pair of ['expand=customer', 'expand=invoice', 'words=a b', 'tags=r', 'tags=s']) expect(command).toContain(`--data-urlencode '${pair}'`);
   });
 
   it('path parameters: simple, label and matrix, path-level ones merged', async () => {

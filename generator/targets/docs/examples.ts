@@ -55,7 +55,8 @@ export function stylePairs(parameter: Parameter, value: unknown): [string, strin
   const explode = parameter.explode ?? parameter.style === 'form';
   if (Array.isArray(value)) {
     const items = value.map(scalarText);
-    if (parameter.style === 'form' && explode) return items.map((item) => [name, item]);
+    // Exploded lists repeat the name in every style, as the client writes them.
+    if (explode) return items.map((item) => [name, item]);
     const separator = parameter.style === 'spaceDelimited' ? ' ' : parameter.style === 'pipeDelimited' ? '|' : ',';
     return [[name, items.join(separator)]];
   }
