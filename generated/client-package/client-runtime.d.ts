@@ -464,7 +464,8 @@ export declare function serializePath(name: string, value: unknown, style?: Para
  * A query parameter as `name=value` pairs (already encoded, to join with
  * `&`): `form` (`color=blue&color=black` exploded, `color=blue,black` not),
  * `spaceDelimited` (`color=blue%20black`), `pipeDelimited`
- * (`color=blue|black`), `deepObject` (`color[R]=100&color[G]=200`). An
+ * (`color=blue|black`), `deepObject` (`color[R]=100&color[G]=200`, nested
+ * `items[0][price]=p`, lists `expand[0]=a`). An
  * exploded object under `form` spreads into its own keys (`R=100&G=200`).
  * With `allowReserved`, reserved characters in values go unencoded.
  */

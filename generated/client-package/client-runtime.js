@@ -408,7 +408,8 @@ export function serializePath(name, value, style = 'simple', explode = false) {
  * A query parameter as `name=value` pairs (already encoded, to join with
  * `&`): `form` (`color=blue&color=black` exploded, `color=blue,black` not),
  * `spaceDelimited` (`color=blue%20black`), `pipeDelimited`
- * (`color=blue|black`), `deepObject` (`color[R]=100&color[G]=200`). An
+ * (`color=blue|black`), `deepObject` (`color[R]=100&color[G]=200`, nested
+ * `items[0][price]=p`, lists `expand[0]=a`). An
  * exploded object under `form` spreads into its own keys (`R=100&G=200`).
  * With `allowReserved`, reserved characters in values go unencoded.
  */
@@ -416,6 +417,8 @@ export function serializeQuery(name, value, style = 'form', explode = style === 
     const shape = shapeOf(value);
     const n = encodeText(name);
     const v = (text) => encodeText(text, allowReserved);
+    if (style === 'deepObject' && (shape.kind === 'array' || shape.kind === 'object'))
+        return deepObjectPairs(n, value, v);
     switch (shape.kind) {
         case 'empty':
             return [`${n}=`];
@@ -427,8 +430,6 @@ export function serializeQuery(name, value, style = 'form', explode = style === 
             return [`${n}=${shape.items.map(v).join(delimiter(style))}`];
         }
         case 'object': {
-            if (style === 'deepObject')
-                return deepObjectPairs(n, value, v);
             if (explode)
                 return shape.entries.map(([k, text]) => `${encodeText(k)}=${v(text)}`);
             return [`${n}=${shape.entries.map(([k, text]) => `${v(k)}${delimiter(style)}${v(text)}`).join(delimiter(style))}`];
@@ -438,17 +439,20 @@ export function serializeQuery(name, value, style = 'form', explode = style === 
 function delimiter(style) {
     return style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '|' : ',';
 }
-/** `deepObject`: `name[key]=value`, nested objects as `name[a][b]=value`, arrays as repeated keys. */
-function deepObjectPairs(prefix, value, encode) {
-    const pairs = [];
-    for (const [key, item] of Object.entries(value)) {
+/**
+ * `deepObject` in bracket notation, nested to any depth: `name[key]=value`,
+ * objects as `name[a][b]=value`, lists indexed `name[a][0]=x` (as Stripe's
+ * libraries write them), `null` as empty text (`name[a]=`). An empty list or
+ * object writes nothing (docs/decisions/0020-form-fields-by-encoding.md).
+ */
+function deepObjectPairs(prefix, value, encode, pairs = []) {
+    const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+    for (const [key, item] of entries) {
         if (item === undefined)
             continue;
         const at = `${prefix}[${encodeText(key)}]`;
-        if (Array.isArray(item))
-            pairs.push(...item.filter((i) => i !== undefined).map((i) => `${at}=${encode(scalarText(i))}`));
-        else if (isRecord(item))
-            pairs.push(...deepObjectPairs(at, item, encode));
+        if (Array.isArray(item) || (isRecord(item) && !(item instanceof Date)))
+            deepObjectPairs(at, item, encode, pairs);
         else
             pairs.push(`${at}=${encode(scalarText(item))}`);
     }

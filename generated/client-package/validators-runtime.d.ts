@@ -161,6 +161,41 @@ export declare function deepObjectFields(source: Fields, name: string): Fields |
  */
 export declare function deepListFields(source: Fields, name: string): string | string[] | undefined;
 /**
+ * Nested `deepObject` fields in bracket notation (`items[0][price]=p`,
+ * `metadata[key]=v`, `expand[]=a`), as a tree of texts: each bracket is one
+ * level; `[]` at the end appends to a list (key `""`); a key given twice is a
+ * list of its texts. `name=v` alone is the text (a scalar, or `""` to clear);
+ * beside bracket fields it counts as a `[]` element. Undefined when the
+ * request has neither; `DEEP_CONFLICT` when a key is both text and fields
+ * (`a[b]=1&a[b][c]=2`). docs/decisions/0020-form-fields-by-encoding.md.
+ */
+export type DeepTree = string | string[] | {
+    [key: string]: DeepTree;
+};
+export declare const DEEP_CONFLICT: unique symbol;
+export declare function deepTree(source: Fields, name: string): DeepTree | typeof DEEP_CONFLICT | undefined;
+/**
+ * What a nested `deepObject` value may hold at one level, from its schema
+ * (unions merged): `s` the scalar kinds of a text, `p`/`r` the shapes of an
+ * object's listed and other keys, `a` the shape of a list's elements. A level
+ * without a shape (an open map's values, `{}`) keeps its texts.
+ */
+export interface DeepShape {
+    s?: number;
+    p?: ReadonlyMap<string, DeepShape>;
+    r?: DeepShape;
+    a?: DeepShape;
+}
+/** A `DeepShape` (generated code builds them with this, so that their types stay small). */
+export declare function deepShape(s: number | undefined, p?: readonly [string, DeepShape][], r?: DeepShape, a?: DeepShape): DeepShape;
+/**
+ * A `deepTree` to the value its shape reads it as; the schema's checks then
+ * decide. A level that may be a list reads `[n]` keys (in index order, after
+ * any `[]` elements) as its elements, and one text as a one-element list
+ * when the level has no scalar kinds; else keys are an object's properties.
+ */
+export declare function deepValue(tree: DeepTree, shape: DeepShape | undefined): unknown;
+/**
  * The text fields of an object parameter as values: each listed property by
  * its own scalar kinds (`kinds`), any other by `rest`. A field given more
  * than once stays a list of texts, which the object's checks reject.

@@ -435,6 +435,108 @@ export function deepListFields(source, name) {
     }
     return all;
 }
+export const DEEP_CONFLICT = Symbol('deep conflict');
+export function deepTree(source, name) {
+    const plain = Object.hasOwn(source, name) ? source[name] : undefined;
+    let root;
+    const prefix = name + '[';
+    for (const key in source) {
+        if (key.length <= prefix.length || !key.startsWith(prefix) || !key.endsWith(']'))
+            continue;
+        const segments = key.slice(prefix.length, -1).split('][');
+        let node = (root ??= Object.create(null));
+        for (let i = 0; i < segments.length - 1; i++) {
+            const segment = segments[i];
+            const next = Object.hasOwn(node, segment) ? node[segment] : undefined;
+            if (next === undefined) {
+                const created = Object.create(null);
+                setField(node, segment, created);
+                node = created;
+            }
+            else if (typeof next === 'string' || Array.isArray(next)) {
+                return DEEP_CONFLICT;
+            }
+            else {
+                node = next;
+            }
+        }
+        if (!appendText(node, segments[segments.length - 1], source[key]))
+            return DEEP_CONFLICT;
+    }
+    if (root === undefined)
+        return plain;
+    if (plain !== undefined && !appendText(root, '', plain))
+        return DEEP_CONFLICT;
+    return root;
+}
+function appendText(node, key, value) {
+    const existing = Object.hasOwn(node, key) ? node[key] : undefined;
+    if (existing !== undefined && typeof existing !== 'string' && !Array.isArray(existing))
+        return false;
+    if (existing === undefined && key !== '') {
+        setField(node, key, value);
+        return true;
+    }
+    const list = existing === undefined ? [] : typeof existing === 'string' ? [existing] : existing;
+    setField(node, key, list.concat(value));
+    return true;
+}
+/** A `DeepShape` (generated code builds them with this, so that their types stay small). */
+export function deepShape(s, p, r, a) {
+    const shape = {};
+    if (s !== undefined)
+        shape.s = s;
+    if (p !== undefined)
+        shape.p = new Map(p);
+    if (r !== undefined)
+        shape.r = r;
+    if (a !== undefined)
+        shape.a = a;
+    return shape;
+}
+const INDEX = /^(?:0|[1-9][0-9]{0,8})$/;
+/**
+ * A `deepTree` to the value its shape reads it as; the schema's checks then
+ * decide. A level that may be a list reads `[n]` keys (in index order, after
+ * any `[]` elements) as its elements, and one text as a one-element list
+ * when the level has no scalar kinds; else keys are an object's properties.
+ */
+export function deepValue(tree, shape) {
+    if (typeof tree === 'string') {
+        if (shape === undefined)
+            return tree;
+        if (shape.s !== undefined)
+            return parseScalar(tree, shape.s);
+        return shape.a !== undefined ? [deepValue(tree, shape.a)] : tree;
+    }
+    if (Array.isArray(tree)) {
+        const items = shape?.a;
+        return items === undefined ? tree : tree.map((text) => deepValue(text, items));
+    }
+    const keys = Object.keys(tree);
+    const items = shape?.a;
+    if (items !== undefined && (shape?.p === undefined || keys.every((key) => key === '' || INDEX.test(key)))) {
+        const list = [];
+        const appended = tree[''];
+        if (appended !== undefined) {
+            for (const text of typeof appended === 'string' || !Array.isArray(appended) ? [appended] : appended)
+                list.push(deepValue(text, items));
+        }
+        const indexed = keys.filter((key) => key !== '');
+        if (indexed.every((key) => INDEX.test(key))) {
+            indexed.sort((a, b) => Number(a) - Number(b));
+            for (const key of indexed)
+                list.push(deepValue(tree[key], items));
+            return list;
+        }
+    }
+    const value = {};
+    for (const key of keys) {
+        const next = shape?.p?.get(key) ?? shape?.r;
+        setField(value, key, deepValue(tree[key], next));
+    }
+    return value;
+}
 /**
  * The text fields of an object parameter as values: each listed property by
  * its own scalar kinds (`kinds`), any other by `rest`. A field given more

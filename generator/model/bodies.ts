@@ -11,7 +11,7 @@ import type { BuildContext, RawNode } from './context.js';
 import { readExamples } from './examples.js';
 import { versionNotes } from './notes.js';
 import type { SchemaConverter } from './schema.js';
-import { plainShape, structuredPart } from './parameters.js';
+import { deepExpressible, plainShape, structuredPart } from './parameters.js';
 import type { BodyContent, BodyKind, Example, Operation, Parameter, ParameterStyle, RequestBodyModel, Schema, WireEncoding } from './types.js';
 
 const JSON_TYPE = 'application/json';
@@ -199,9 +199,11 @@ function fieldWire(ctx: BuildContext, schemas: SchemaConverter, name: string, sc
   const reserved = written.allowReserved === true ? { allowReserved: true } : {};
   if (shape === 'scalar') return { encoding: 'plain', ...reserved };
   const mixedReadable = style === 'deepObject' || (style === 'form' && explode && structuredPart(schemas, schema).kind === 'array');
+  // Nested bracket fields (`items[0][price]=p`), as form-encoded APIs such as Stripe's write them.
+  if (shape === undefined && style === 'deepObject' && deepExpressible(schemas, schema)) return { encoding: 'plain', style, explode: true, ...reserved };
   if (shape === undefined || (shape === 'mixed' && !mixedReadable)) {
     ctx.warn(isRecord(encoding) ? encoding : schemas.raw.get(schema) ?? encodings, undefined, shape === undefined
-      ? `field \`${name}\` holds lists or objects inside a list or object, which no style spells out: it is sent as JSON text`
+      ? `field \`${name}\` holds lists or objects inside a list or object, which only \`deepObject\` spells out (and not a schema that contains itself): it is sent as JSON text`
       : `field \`${name}\` is a scalar or a list or object, which only \`deepObject\` (or exploded \`form\`, for a list) tells apart: it is sent as JSON text`);
     return { encoding: 'json' };
   }

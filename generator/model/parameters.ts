@@ -197,6 +197,40 @@ function structuredShape(schemas: Pick<SchemaConverter, 'resolve'>, resolved: Sc
   return undefined;
 }
 
+/**
+ * Whether `deepObject` bracket notation spells a value of this schema out
+ * (`items[0][price]=p`, docs/decisions/0020-form-fields-by-encoding.md): a
+ * finite tree of objects, lists (no tuples) and scalars, unions merged. A
+ * schema that contains itself, or nests deeper than a dozen levels, does not.
+ */
+export function deepExpressible(schemas: Pick<SchemaConverter, 'resolve'>, schema: Schema, path: Set<Schema> = new Set(), depth = 0): boolean {
+  const resolved = schemas.resolve(schema);
+  if (isScalar(schemas, resolved)) return true;
+  if (path.has(resolved) || depth > 12) return false;
+  path.add(resolved);
+  try {
+    switch (resolved.kind) {
+      case 'array':
+        if (resolved.prefixItems !== undefined || resolved.contains !== undefined) return false;
+        return resolved.items === undefined || deepExpressible(schemas, resolved.items, path, depth + 1);
+      case 'object': {
+        if (resolved.patternProperties !== undefined || resolved.propertyNames !== undefined) return false;
+        if (!resolved.properties.every((p) => deepExpressible(schemas, p.schema, path, depth + 1))) return false;
+        const rest = resolved.additionalProperties;
+        return typeof rest === 'boolean' || deepExpressible(schemas, rest, path, depth + 1);
+      }
+      case 'union':
+        return resolved.variants.every((v) => deepExpressible(schemas, v, path, depth + 1));
+      case 'never':
+        return true;
+      default:
+        return false;
+    }
+  } finally {
+    path.delete(resolved);
+  }
+}
+
 function isScalar(schemas: Pick<SchemaConverter, 'resolve'>, schema: Schema, depth = 0): boolean {
   const resolved = schemas.resolve(schema);
   switch (resolved.kind) {
@@ -253,9 +287,12 @@ function declaredParameter(ctx: BuildContext, schemas: SchemaConverter, node: Ra
     // A scalar or a list also tells itself apart as exploded form fields: one field is the scalar, a repeated one the list.
     const repeated = (location === 'query' || location === 'cookie') && style === 'form' && explode;
     const mixedReadable = style === 'deepObject' || (repeated && structuredPart(schemas, schema).kind === 'array');
-    if (shape === undefined || (shape === 'mixed' && !mixedReadable)) {
+    if (shape === undefined && style === 'deepObject' && deepExpressible(schemas, schema)) {
+      // Nested bracket fields (`filter[items][0][id]=5`).
+      explode = true;
+    } else if (shape === undefined || (shape === 'mixed' && !mixedReadable)) {
       ctx.warn(node, where, shape === undefined
-        ? `parameter \`${name}\` holds lists or objects inside a list or object, which no style spells out: it is read as JSON text`
+        ? `parameter \`${name}\` holds lists or objects inside a list or object, which only \`deepObject\` spells out (and not a schema that contains itself): it is read as JSON text`
         : `parameter \`${name}\` is a scalar or a list or object, which only \`deepObject\` (or exploded \`form\`, for a list) tells apart: it is read as JSON text`);
       encoding = 'json';
       style = undefined;

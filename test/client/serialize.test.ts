@@ -68,13 +68,20 @@ describe('query parameters (form, spaceDelimited, pipeDelimited, deepObject)', (
     expect(serializeQuery('color', ARRAY, 'pipeDelimited', true)).toEqual(['color=blue', 'color=black', 'color=brown']);
   });
 
-  it('deepObject puts each key in brackets, nested objects deeper', () => {
+  it('deepObject puts each key in brackets, nested objects and lists deeper, lists indexed', () => {
     expect(serializeQuery('color', OBJECT, 'deepObject', true).join('&')).toBe('color[R]=100&color[G]=200&color[B]=150');
     expect(serializeQuery('filter', { owner: { name: 'a b' }, tag: ['x', 'y'], skip: undefined }, 'deepObject', true)).toEqual([
       'filter[owner][name]=a%20b',
-      'filter[tag]=x',
-      'filter[tag]=y',
+      'filter[tag][0]=x',
+      'filter[tag][1]=y',
     ]);
+    expect(serializeQuery('items', [{ price: 'p', tiers: [[1], []] }, { price: null }], 'deepObject', true)).toEqual([
+      'items[0][price]=p',
+      'items[0][tiers][0][0]=1',
+      'items[1][price]=',
+    ]);
+    expect(serializeQuery('expand', ARRAY, 'deepObject', true)).toEqual(['expand[0]=blue', 'expand[1]=black', 'expand[2]=brown']);
+    expect(serializeQuery('expand', null, 'deepObject', true)).toEqual(['expand=']);
   });
 
   it('encodes values and names; a delimiter inside a value is encoded, the delimiter itself is not', () => {

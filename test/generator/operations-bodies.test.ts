@@ -281,7 +281,51 @@ describe('form fields by their Encoding Object', () => {
     writeFileSync(join(root, 'openapi.json'), JSON.stringify(document, null, 2));
     const built = buildModel(await loadSpec('openapi.json', root));
     expect(built.operations[0]!.parameters.map((p) => [p.name, p.encoding])).toEqual([['rows', 'json']]);
-    expect(built.warnings).toEqual([expect.stringMatching(/^openapi\.json:\d+: field `rows` holds lists or objects inside a list or object, which no style spells out: it is sent as JSON text$/)]);
+    expect(built.warnings).toEqual([expect.stringMatching(/^openapi\.json:\d+: field `rows` holds lists or objects inside a list or object, which only `deepObject` spells out \(and not a schema that contains itself\): it is sent as JSON text$/)]);
+  });
+});
+
+describe('nested deepObject form fields in the model', () => {
+  const build = async (name: string, field: unknown, components: Record<string, unknown> = {}) => {
+    const root = join(scratch, name);
+    mkdirSync(root, { recursive: true });
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'nested', version: '1' },
+      paths: {
+        '/grid': {
+          post: {
+            operationId: 'putGrid',
+            requestBody: {
+              content: {
+                'application/x-www-form-urlencoded': {
+                  schema: { type: 'object', properties: { rows: field } },
+                  encoding: { rows: { style: 'deepObject', explode: true } },
+                },
+              },
+            },
+            responses: { '204': { description: 'ok' } },
+          },
+        },
+      },
+      components: { schemas: components },
+    };
+    writeFileSync(join(root, 'openapi.json'), JSON.stringify(document, null, 2));
+    return buildModel(await loadSpec('openapi.json', root));
+  };
+
+  it('lists and objects nested under deepObject stay plain bracket fields, without a warning', async () => {
+    const built = await build('deep-nested', { type: 'array', items: { type: 'object', properties: { cells: { type: 'array', items: { type: 'integer' } } } } });
+    expect(built.operations[0]!.parameters.map((p) => [p.name, p.encoding, p.style, p.explode])).toEqual([['rows', 'plain', 'deepObject', true]]);
+    expect(built.warnings).toEqual([]);
+  });
+
+  it('a schema that contains itself is still sent as JSON text, with a warning naming file and line', async () => {
+    const built = await build('deep-recursive', { $ref: '#/components/schemas/Node' }, {
+      Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } },
+    });
+    expect(built.operations[0]!.parameters.map((p) => [p.name, p.encoding])).toEqual([['rows', 'json']]);
+    expect(built.warnings).toEqual([expect.stringMatching(/^openapi\.json:\d+: field `rows` holds lists or objects inside a list or object, which only `deepObject` spells out/)]);
   });
 });
 

@@ -96,8 +96,8 @@ describe('form bodies by their Encoding Object, client to bindings over HTTP', (
         'lat=1.5',
         'lng=-2',
         'dims=w,3,h,4',
-        'expand=customer',
-        'expand=invoice',
+        'expand[0]=customer',
+        'expand[1]=invoice',
       ].map((pair) => expect.stringMatching(new RegExp(`^${pair.replace(/[[\]|.]/g, '\\$&')}$`)))),
     );
     expect(new URLSearchParams(body).get('meta')).toBe('{"source":"web","nested":[1,2]}');

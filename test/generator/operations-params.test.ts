@@ -91,11 +91,11 @@ describe('parameters in the model', () => {
     expect(search.parameters.every((p) => p.location === 'query' && p.key === undefined)).toBe(true);
   });
 
-  it('the docs\' curl examples write query lists as the client does: exploded ones repeat the name in every style', async () => {
+  it('the docs\' curl examples write query lists as the client does: exploded ones repeat the name, deepObject ones are indexed', async () => {
     const search = op(await model('params-query'), 'search');
     const command = decodeURIComponent(curlExample({ ...search, requestExamples: [{ name: 'x', summary: '', value: { expand: ['customer', 'invoice'], words: ['a', 'b'], tags: ['r', 's'] } }] }, ''));
     // A GET: -G with one --data-urlencode per pair.
-    for (const pair of ['expand=customer', 'expand=invoice', 'words=a b', 'tags=r', 'tags=s']) expect(command).toContain(`--data-urlencode '${pair}'`);
+    for (const pair of ['expand[0]=customer', 'expand[1]=invoice', 'words=a b', 'tags=r', 'tags=s']) expect(command).toContain(`--data-urlencode '${pair}'`);
   });
 
   it('path parameters: simple, label and matrix, path-level ones merged', async () => {

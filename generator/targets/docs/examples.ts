@@ -53,6 +53,7 @@ export function stylePairs(parameter: Parameter, value: unknown): [string, strin
   const { name } = parameter;
   if (parameter.encoding !== 'plain' || parameter.style === undefined) return [[name, wireValue(parameter, value)]];
   const explode = parameter.explode ?? parameter.style === 'form';
+  if (parameter.style === 'deepObject' && (Array.isArray(value) || isRecord(value))) return bracketPairs(name, value);
   if (Array.isArray(value)) {
     const items = value.map(scalarText);
     // Exploded lists repeat the name in every style, as the client writes them.
@@ -67,6 +68,14 @@ export function stylePairs(parameter: Parameter, value: unknown): [string, strin
     return [[name, entries.flat().join(',')]];
   }
   return [[name, scalarText(value)]];
+}
+
+/** `deepObject` in bracket notation, nested: `items[0][price]`, lists indexed (as the client writes them). */
+function bracketPairs(prefix: string, value: Record<string, unknown> | unknown[]): [string, string][] {
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+  return entries.flatMap(([key, item]): [string, string][] =>
+    Array.isArray(item) || isRecord(item) ? bracketPairs(`${prefix}[${key}]`, item) : [[`${prefix}[${key}]`, item === null ? '' : scalarText(item)]],
+  );
 }
 
 /** A path or header parameter's text in `simple` (or path `label`/`matrix`) style. */

@@ -98,6 +98,14 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
   }
 
   const shape = plainShape(ctx, parameter.schema);
+  if (shape === undefined && parameter.style === 'deepObject') {
+    // Nested bracket fields (`items[0][price]=p`): the tree of texts read by the schema's shape, then checked.
+    return [
+      `if (w === DEEP_CONFLICT) return invalidStyle(${name}, "deepObject");`,
+      `const x = deepValue(w, ${deepShapeCode(parameter.schema, ctx)});`,
+      ...check(false),
+    ];
+  }
   if (shape === undefined) {
     // The model reads such parameters as JSON text; a model that does not gets the wire value unchecked.
     const at = formatLocation(parameter.source);
@@ -272,6 +280,78 @@ function mixedLines(parameter: Parameter, ctx: EmitContext): string[] {
   return [`const x = typeof w === "string" ? parseScalar(w, ${kinds}) : scalarList(w, ${items});`];
 }
 
+/** Mutable `DeepShape` while a schema's levels are merged into it. */
+interface DeepLevel {
+  scalars: Schema[];
+  properties?: Map<string, DeepLevel>;
+  rest?: DeepLevel;
+  items?: DeepLevel;
+  /** A level that also takes any value: its texts are kept. */
+  open?: boolean;
+}
+
+/**
+ * The `deepShape(...)` constant a nested `deepObject` decoder reads its tree
+ * with: each level's scalar kinds, object keys and list elements, unions
+ * merged level by level (runtime `DeepShape`). Levels below `MAX_DEEP` are
+ * left open (their texts kept); the model only lets finite shapes through.
+ */
+const MAX_DEEP = 12;
+
+function deepShapeCode(schema: Schema, ctx: EmitContext): string {
+  const level: DeepLevel = { scalars: [] };
+  mergeDeep(schema, level, ctx, 0, 0);
+  return deepLevelCode(level, ctx);
+}
+
+function mergeDeep(schema: Schema, into: DeepLevel, ctx: EmitContext, depth: number, unions: number): void {
+  if (depth > MAX_DEEP) {
+    into.open = true;
+    return;
+  }
+  const resolved = ctx.resolve(schema);
+  switch (resolved.kind) {
+    case 'object': {
+      into.properties ??= new Map();
+      for (const property of resolved.properties) {
+        let child = into.properties.get(property.name);
+        if (child === undefined) into.properties.set(property.name, (child = { scalars: [] }));
+        mergeDeep(property.schema, child, ctx, depth + 1, 0);
+      }
+      if (typeof resolved.additionalProperties !== 'boolean') mergeDeep(resolved.additionalProperties, (into.rest ??= { scalars: [] }), ctx, depth + 1, 0);
+      else if (resolved.additionalProperties) (into.rest ??= { scalars: [] }).open = true;
+      return;
+    }
+    case 'array':
+      if (resolved.items === undefined) (into.items ??= { scalars: [] }).open = true;
+      else mergeDeep(resolved.items, (into.items ??= { scalars: [] }), ctx, depth + 1, 0);
+      return;
+    case 'union':
+      if (unions < 4) for (const variant of resolved.variants) mergeDeep(variant, into, ctx, depth, unions + 1);
+      return;
+    case 'any':
+      if (resolved.enum === undefined && resolved.const === undefined) into.open = true;
+      else into.scalars.push(resolved);
+      return;
+    case 'never':
+      return;
+    default:
+      into.scalars.push(resolved);
+  }
+}
+
+function deepLevelCode(level: DeepLevel, ctx: EmitContext): string {
+  // An open level keeps its texts, unless it also names lists or objects to read them as.
+  if (level.open === true && level.properties === undefined && level.items === undefined && level.rest === undefined) return 'undefined';
+  const kinds = level.scalars.length === 0 ? 'undefined' : scalarKinds({ kind: 'union', variants: level.scalars }, ctx);
+  const properties = level.properties === undefined ? 'undefined' : `[${[...level.properties].map(([key, child]) => `[${literal(key)}, ${deepLevelCode(child, ctx)}]`).join(', ')}]`;
+  const rest = level.rest === undefined ? 'undefined' : deepLevelCode(level.rest, ctx);
+  const items = level.items === undefined ? 'undefined' : deepLevelCode(level.items, ctx);
+  const args = [kinds, properties, rest, items];
+  while (args.length > 1 && args[args.length - 1] === 'undefined') args.pop();
+  return ctx.constant('DEEP_SHAPE', `deepShape(${args.join(', ')})`);
+}
+
 function plainKind(schema: Schema): PlainKind | undefined {
   switch (schema.kind) {
     case 'string':
@@ -359,6 +439,7 @@ function wireValue(parameter: Parameter, ctx: EmitContext, bodyNames: ReadonlySe
     const fields = parameter.location === 'body' ? 'raw.body' : 'raw.query';
     if (parameter.style === 'deepObject') {
       const shape = plainShape(ctx, parameter.schema);
+      if (shape === undefined) return `deepTree(${fields}, ${key})`;
       const structured = shape === 'mixed' ? structuredPart(ctx, parameter.schema).kind : shape;
       if (structured === 'array') return `deepListFields(${fields}, ${key})`;
       return shape === 'mixed' ? `deepObjectFields(${fields}, ${key}) ?? ${read(fields)}` : `deepObjectFields(${fields}, ${key})`;

@@ -10,6 +10,7 @@ import { loadTemplates } from './templates.js';
 
 /** Runtime helpers the generated module may call; only those it uses are imported. */
 const RUNTIME_HELPERS = [
+  'DEEP_CONFLICT',
   'INVALID_JSON',
   'SCALAR_BOOLEAN',
   'SCALAR_INTEGER',
@@ -22,6 +23,9 @@ const RUNTIME_HELPERS = [
   'codePointLength',
   'decodeFields',
   'deepListFields',
+  'deepShape',
+  'deepTree',
+  'deepValue',
   'deepObjectFields',
   'explodedFields',
   'fileList',
