@@ -32,7 +32,31 @@ const EXTENSIONS: Record<string, Check> = {
   'x-http-status': (v) => (Number.isInteger(v) && (v as number) >= 400 && (v as number) <= 599 ? undefined : 'must be an HTTP error status (400-599)'),
 };
 
-export function checkDocument(document: Record<string, unknown>, sources: SourceMap): void {
+/**
+ * Checks the document; returns notes (`file:line: ...`). `x-changes` is also
+ * a name other APIs use, as text (`x-changes: "3.8.1-3.8.2: ..."`): it is
+ * ours, and checked, when the document names feature levels (any
+ * `x-feature-level`) or writes some `x-changes` as a list; otherwise each
+ * `x-changes` that is not a list is left out, with one note.
+ */
+export function checkDocument(document: Record<string, unknown>, sources: SourceMap): string[] {
+  const changes: Record<string, unknown>[] = [];
+  let levels = false;
+  walkDocument(document, {
+    keywords(node) {
+      if ('x-changes' in node) changes.push(node);
+      if ('x-feature-level' in node) levels = true;
+    },
+  });
+  const warnings: string[] = [];
+  const ours = levels || changes.some((node) => Array.isArray(node['x-changes']));
+  const foreign = ours ? [] : changes.filter((node) => !Array.isArray(node['x-changes']));
+  if (foreign.length > 0) {
+    const at = sources.locate(foreign[0], 'x-changes');
+    const others = foreign.length === 1 ? '' : ` (and ${foreign.length - 1} more)`;
+    warnings.push(`${at.file}${at.line === undefined ? '' : `:${at.line}`}: \`x-changes\` is not a list of {level, change} and the document names no feature levels: ignored${others}`);
+    for (const node of foreign) delete node['x-changes'];
+  }
   walkDocument(document, {
     keywords(node) {
       for (const [key, check] of Object.entries(EXTENSIONS)) {
@@ -43,6 +67,7 @@ export function checkDocument(document: Record<string, unknown>, sources: Source
     },
   });
   checkOperationIds(document, sources);
+  return warnings;
 }
 
 function checkOperationIds(document: Record<string, unknown>, sources: SourceMap): void {

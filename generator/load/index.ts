@@ -51,7 +51,7 @@ export async function loadSpec(specPath: string, root: string, options: LoadOpti
   const { document, files } = single === undefined ? await bundled(absolute, root, sources) : { document: single, files: [absolute] };
   if (single !== undefined) sources.addFile(absolute, single);
   const { version, warnings } = normalise(document, sources);
-  checkDocument(document, sources);
+  warnings.push(...checkDocument(document, sources));
   canonicalize(document);
   return { document, sources, files: files.sort(), sourceVersion: version, warnings };
 }

@@ -43,6 +43,16 @@ describe('malformed specs stop the run with file and line, writing nothing', () 
 });
 
 describe('valid documents the model degrades, with file and line', () => {
+  it('an `x-changes` that is text, in a document that names no feature levels, is not ours: ignored with one note', async () => {
+    const project = tempProject('foreign-changes');
+    try {
+      const result = await generate(config(project.root, {}, ['types', 'validators']), targets.filter((t) => t.name === 'types' || t.name === 'validators'));
+      expect(result.reports).toContain('spec/openapi.yaml:5: `x-changes` is not a list of {level, change} and the document names no feature levels: ignored (and 1 more)');
+    } finally {
+      project.dispose();
+    }
+  });
+
   it('a request body that lists no media type (an empty `content`) leaves the operation without a body', async () => {
     const project = tempProject('body-without-media-type');
     try {
