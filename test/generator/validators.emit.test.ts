@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ApiModel } from '../../generator/model/types.js';
+import type { ApiModel, Schema } from '../../generator/model/types.js';
 import { withoutDeadCode } from '../../generator/targets/validators/code.js';
 import { renderValidators, target } from '../../generator/targets/validators/index.js';
 import { fixtureModel, nullable, obj, operation, param, ref, str, int, arr, names } from '../fixtures/validators/model.js';
@@ -117,6 +117,33 @@ describe('validators target output', () => {
   it('type-checks under the project compiler options, hostile names included', () => {
     expect(typeCheck(writeGenerated(fixtureModel()))).toEqual([]);
     expect(typeCheck(writeGenerated(hostileModel()))).toEqual([]);
+  });
+
+  it('splits the checks of an object with hundreds of properties into helpers, so TypeScript can analyse them (TS2563)', async () => {
+    const base = fixtureModel();
+    // As DocuSign's account settings: hundreds of optional properties, some through a named schema.
+    const properties: Record<string, Schema> = {};
+    for (let i = 0; i < 900; i++) properties[`p${i}`] = i % 3 === 0 ? ref('Role') : str({ maxLength: 5 });
+    const wide = obj(properties, ['p899']);
+    const model: ApiModel = {
+      ...base,
+      schemas: [...base.schemas, { name: 'Wide', names: names('Wide'), schema: wide }].sort((a, b) => (a.name < b.name ? -1 : 1)),
+      operations: [...base.operations, operation('get-wide', 'get', '/wide', [], obj({ result: str(), msg: str(), wide: ref('Wide') }, ['result', 'msg']))],
+    };
+    const source = render(model).validators;
+    expect(source.match(/^const chunk\d+ = /gm)?.length).toBeGreaterThanOrEqual(4);
+    expect(typeCheck(writeGenerated(model))).toEqual([]);
+    const check = (await loadGenerated(model)).responseValidators.getWide!;
+    const valid = { result: 'success', msg: '', wide: { p899: 'x', p1: 'abc', p898: 'b' } };
+    expect(check(valid)).toEqual([]);
+    const invalid = { ...valid, wide: { p899: 'x', p1: 'toolong', p898: 7 } };
+    // Failures in the first and the last helper; the first stops the check unless allErrors.
+    expect(check(invalid)).toEqual([{ path: '$.wide.p1', message: 'must be at most 5 characters' }]);
+    expect(check(invalid, { allErrors: true })).toEqual([
+      { path: '$.wide.p1', message: 'must be at most 5 characters' },
+      { path: '$.wide.p898', message: 'must be a string' },
+    ]);
+    expect(check({ ...valid, wide: { p1: 'a' } })).toEqual([{ path: '$.wide.p899', message: 'is required' }]);
   });
 
   it('keeps hostile names and values as data', async () => {

@@ -99,6 +99,15 @@ export class EmitContext {
     return current;
   }
 
+  private chunkCount = 0;
+
+  /** A module-level helper function `const chunkN = <signature> => { body };` holding part of a long check. */
+  chunkFunction(signature: string, body: string[]): string {
+    const name = `chunk${++this.chunkCount}`;
+    this.constants.push([`const ${name} = ${signature} => {`, ...body.map((line) => `  ${line}`), '};'].join('\n'));
+    return name;
+  }
+
   /** A module-level helper `const name = init;`, emitted once however often it is used. */
   helper(name: string, init: string): string {
     if (!this.helpers.has(name)) {

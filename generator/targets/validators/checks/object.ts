@@ -1,20 +1,65 @@
-import type { ObjectSchema, Schema } from '../../../model/types.js';
-import type { EmitContext } from '../context.js';
-import { appendExpr, appendText, ifBlock, indent, isInheritedName, literal, propertySegment } from '../code.js';
+import type { ObjectSchema, Property, Schema } from '../../../model/types.js';
+import type { EmitContext, Scope } from '../context.js';
+import { appendExpr, appendText, ifBlock, indent, isInheritedName, literal, propertySegment, withoutDeadCode } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
 import { enumMiss, patternTest } from './constants.js';
 import { emitCheck, guarded, typeClassOf, type CheckArgs } from './dispatch.js';
+
+/**
+ * Property checks of one object longer than this many lines go to helper
+ * functions of about this size: TypeScript stops analysing a function whose
+ * straight-line code is too long (TS2563), as with an object of several
+ * hundred properties (DocuSign's account settings).
+ */
+const CHUNK_LINES = 1500;
 
 export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
   const { schema, value, sink, path, scope, ctx } = args;
   const record = scope.next('o');
   const rest: string[] = [`const ${record} = ${value} as Record<string, unknown>;`];
+  rest.push(...propertyChecks(args, record, scope));
+  return objectRest(args, record, rest);
+}
 
-  for (const property of schema.properties) {
+/**
+ * The property checks of `args.schema`, inline; when they run long (and the
+ * sink and path allow it), split into helper functions taking the record,
+ * each called in turn.
+ */
+function propertyChecks(args: CheckArgs<ObjectSchema>, record: string, scope: Scope): string[] {
+  const { schema, sink, path, ctx } = args;
+  const perProperty = schema.properties.map((property) => checksOf(args, [property], record, scope));
+  const total = perProperty.reduce((sum, lines) => sum + lines.length, 0);
+  const collect = sink.test !== true && sink.fail('x', [], '').some((line) => line.startsWith('out.push('));
+  const splittable = (sink.test === true || collect) && path.every((part) => 'text' in part);
+  if (total <= CHUNK_LINES || !splittable) return perProperty.flat();
+  // Chunks of about CHUNK_LINES lines; a helper's parameters carry the names the lines use (the record, out, all, strict).
+  const groups: string[][] = [[]];
+  for (const lines of perProperty) {
+    const last = groups[groups.length - 1]!;
+    if (last.length > 0 && last.length + lines.length > CHUNK_LINES) groups.push([...lines]);
+    else last.push(...lines);
+  }
+  return groups.flatMap((lines) => {
+    if (sink.test === true) {
+      const name = ctx.chunkFunction(`(${record}: Record<string, unknown>, strict: boolean): boolean`, withoutDeadCode([...lines, 'return true;']));
+      return [`if (!${name}(${record}, strict)) return false;`];
+    }
+    // Collecting: where the check stops (a bare return), the helper returns true, and so does its caller.
+    const body = [...lines.map((line) => line.replace(/\breturn;/g, 'return true;')), 'return false;'];
+    const name = ctx.chunkFunction(`(${record}: Record<string, unknown>, out: Failure[], all: boolean, strict: boolean): boolean`, withoutDeadCode(body));
+    return [`if (${name}(${record}, out, all, strict)) return;`];
+  });
+}
+
+function checksOf(args: CheckArgs<ObjectSchema>, properties: readonly Property[], record: string, scope: Scope): string[] {
+  const { sink, path, ctx } = args;
+  const rest: string[] = [];
+  for (const property of properties) {
     const key = literal(property.name);
     const propertyPath = appendText(path, propertySegment(property.name));
     const element = scope.next('x');
-    const check = emitCheck({ ...args, schema: property.schema, value: element, path: propertyPath, typeKnown: false });
+    const check = emitCheck({ ...args, scope, schema: property.schema, value: element, path: propertyPath, typeKnown: false });
     if (!property.required && check.length === 0) continue;
     // Names like `constructor` would otherwise be found on Object.prototype.
     const read = isInheritedName(property.name)
@@ -30,6 +75,11 @@ export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
       rest.push(...ifBlock(`${element} !== undefined`, check));
     }
   }
+  return rest;
+}
+
+function objectRest(args: CheckArgs<ObjectSchema>, record: string, rest: string[]): string[] {
+  const { schema, value, sink, path, scope, ctx } = args;
 
   if (schema.minProperties !== undefined || schema.maxProperties !== undefined) {
     const count = scope.next('n');
