@@ -383,7 +383,7 @@ export interface BodySpec {
   readonly param: string;
   readonly required: boolean;
   /** Each declared media type, in document order; the first is the default. */
-  readonly contents: readonly { readonly mediaType: string; readonly kind: BodyKind }[];
+  readonly contents: readonly { readonly mediaType: string; readonly kind: BodyKind; readonly fields?: readonly ParamSpec[] }[];
 }
 
 /** A declared response body: its media type and how it is read. */
@@ -945,11 +945,8 @@ export function buildRequest(name: string, spec: OperationSpec, values: Record<s
       else cookies.push(...serializeCookie(param.name, value, param.explode ?? true));
     } else if (multipart) {
       appendPart(multipart, param, value);
-    } else if (param.style !== undefined) {
-      styledFields.push(...serializeQuery(param.name, value, param.style, param.explode ?? param.style === 'form', param.allowReserved));
-      formFields += 1;
     } else {
-      for (const text of fieldTexts(value, param.encoding, param.explode)) form.append(param.name, text);
+      appendFormField(form, styledFields, param, value);
       formFields += 1;
     }
   }
@@ -979,6 +976,12 @@ function acceptHeader(spec: OperationSpec): string | undefined {
   const types = new Set<string>();
   for (const contents of Object.values(spec.responses)) for (const [mediaType] of contents) types.add(mediaType);
   return types.size === 0 ? undefined : [...types].join(', ');
+}
+
+/** A urlencoded field: spread by its style into `styled` (encoded pairs), else its texts into `form`. */
+function appendFormField(form: URLSearchParams, styled: string[], param: ParamSpec, value: unknown): void {
+  if (param.style !== undefined) styled.push(...serializeQuery(param.name, value, param.style, param.explode ?? param.style === 'form', param.allowReserved));
+  else for (const text of fieldTexts(value, param.encoding, param.explode)) form.append(param.name, text);
 }
 
 /**
@@ -1078,15 +1081,27 @@ function wholeBody(name: string, spec: BodySpec, value: unknown, contentType: st
       return { body: scalarText(value), contentType: declared ?? 'text/plain' };
     case 'form': {
       const form = new URLSearchParams();
-      for (const [key, item] of Object.entries(isRecord(value) ? value : {})) {
-        if (item === undefined) continue;
-        for (const text of isRecord(item) ? [JSON.stringify(item)] : fieldTexts(item, 'plain')) form.append(key, text);
+      const styled: string[] = [];
+      const record = isRecord(value) ? value : {};
+      if (chosen.fields !== undefined) {
+        // The fields as the Encoding Object says, as in a body of form fields.
+        for (const field of chosen.fields) if (record[field.name] !== undefined) appendFormField(form, styled, field, record[field.name]);
+      } else {
+        for (const [key, item] of Object.entries(record)) {
+          if (item === undefined) continue;
+          for (const text of isRecord(item) ? [JSON.stringify(item)] : fieldTexts(item, 'plain')) form.append(key, text);
+        }
       }
-      return { body: form.toString(), contentType: declared ?? 'application/x-www-form-urlencoded' };
+      const body = [form.toString(), ...styled].filter((text) => text !== '').join('&');
+      return { body, contentType: declared ?? 'application/x-www-form-urlencoded' };
     }
     case 'multipart': {
       const parts: Part[] = [];
-      for (const [key, item] of Object.entries(isRecord(value) ? value : {})) {
+      const record = isRecord(value) ? value : {};
+      if (chosen.fields !== undefined) {
+        for (const field of chosen.fields) if (record[field.name] !== undefined) appendPart(parts, field, record[field.name]);
+      }
+      for (const [key, item] of Object.entries(chosen.fields === undefined ? record : {})) {
         if (item === undefined) continue;
         const items = Array.isArray(item) ? item : [item];
         for (const part of items) {

@@ -294,6 +294,7 @@ export interface BodySpec {
     readonly contents: readonly {
         readonly mediaType: string;
         readonly kind: BodyKind;
+        readonly fields?: readonly ParamSpec[];
     }[];
 }
 /** A declared response body: its media type and how it is read. */

@@ -536,13 +536,8 @@ export function buildRequest(name, spec, values, contentType) {
         else if (multipart) {
             appendPart(multipart, param, value);
         }
-        else if (param.style !== undefined) {
-            styledFields.push(...serializeQuery(param.name, value, param.style, param.explode ?? param.style === 'form', param.allowReserved));
-            formFields += 1;
-        }
         else {
-            for (const text of fieldTexts(value, param.encoding, param.explode))
-                form.append(param.name, text);
+            appendFormField(form, styledFields, param, value);
             formFields += 1;
         }
     }
@@ -577,6 +572,14 @@ function acceptHeader(spec) {
         for (const [mediaType] of contents)
             types.add(mediaType);
     return types.size === 0 ? undefined : [...types].join(', ');
+}
+/** A urlencoded field: spread by its style into `styled` (encoded pairs), else its texts into `form`. */
+function appendFormField(form, styled, param, value) {
+    if (param.style !== undefined)
+        styled.push(...serializeQuery(param.name, value, param.style, param.explode ?? param.style === 'form', param.allowReserved));
+    else
+        for (const text of fieldTexts(value, param.encoding, param.explode))
+            form.append(param.name, text);
 }
 /**
  * A form field's texts: JSON text (one per element for an exploded JSON
@@ -678,17 +681,34 @@ function wholeBody(name, spec, value, contentType) {
             return { body: scalarText(value), contentType: declared ?? 'text/plain' };
         case 'form': {
             const form = new URLSearchParams();
-            for (const [key, item] of Object.entries(isRecord(value) ? value : {})) {
-                if (item === undefined)
-                    continue;
-                for (const text of isRecord(item) ? [JSON.stringify(item)] : fieldTexts(item, 'plain'))
-                    form.append(key, text);
+            const styled = [];
+            const record = isRecord(value) ? value : {};
+            if (chosen.fields !== undefined) {
+                // The fields as the Encoding Object says, as in a body of form fields.
+                for (const field of chosen.fields)
+                    if (record[field.name] !== undefined)
+                        appendFormField(form, styled, field, record[field.name]);
             }
-            return { body: form.toString(), contentType: declared ?? 'application/x-www-form-urlencoded' };
+            else {
+                for (const [key, item] of Object.entries(record)) {
+                    if (item === undefined)
+                        continue;
+                    for (const text of isRecord(item) ? [JSON.stringify(item)] : fieldTexts(item, 'plain'))
+                        form.append(key, text);
+                }
+            }
+            const body = [form.toString(), ...styled].filter((text) => text !== '').join('&');
+            return { body, contentType: declared ?? 'application/x-www-form-urlencoded' };
         }
         case 'multipart': {
             const parts = [];
-            for (const [key, item] of Object.entries(isRecord(value) ? value : {})) {
+            const record = isRecord(value) ? value : {};
+            if (chosen.fields !== undefined) {
+                for (const field of chosen.fields)
+                    if (record[field.name] !== undefined)
+                        appendPart(parts, field, record[field.name]);
+            }
+            for (const [key, item] of Object.entries(chosen.fields === undefined ? record : {})) {
                 if (item === undefined)
                     continue;
                 const items = Array.isArray(item) ? item : [item];

@@ -11,6 +11,7 @@ import type { BuildContext, RawNode } from './context.js';
 import { readExamples } from './examples.js';
 import { versionNotes } from './notes.js';
 import type { SchemaConverter } from './schema.js';
+import { deriveNames } from './names.js';
 import { deepExpressible, plainShape, structuredPart } from './parameters.js';
 import type { BodyContent, BodyKind, Example, Operation, Parameter, ParameterStyle, RequestBodyModel, Schema, WireEncoding } from './types.js';
 
@@ -81,6 +82,13 @@ export function buildRequestBody(ctx: BuildContext, schemas: SchemaConverter, op
   };
   const first = contents[0]!;
   if (!fieldsMode) {
+    // A form or multipart media type beside others: its fields, so that clients and decoders write and read them alike.
+    for (const { content, media } of contents) {
+      if ((content.kind !== 'form' && content.kind !== 'multipart') || schemas.resolve(content.schema).kind !== 'object') continue;
+      const drafts = bodyFields(ctx, schemas, media, content);
+      const names = deriveNames(drafts.map((d) => d.name));
+      content.fields = drafts.map((d) => ({ ...d, names: names.get(d.name)! }));
+    }
     model.parameterName = otherNames.includes('body') ? 'requestBody' : 'body';
     const name = model.parameterName;
     const examples = first.content.examples.map((e) => ({ ...e, value: { [name]: e.value } }));

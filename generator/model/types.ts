@@ -215,6 +215,12 @@ export interface BodyContent {
   examples: Example[];
   /** Multipart: per-property `encoding.contentType`, when written. */
   partContentTypes?: Record<string, string>;
+  /**
+   * A form or multipart media type with an object schema in a `whole` body
+   * (beside other media types): its properties as they travel, by the
+   * Encoding Object, as `fields` mode's parameters would (location `body`).
+   */
+  fields?: Parameter[];
 }
 
 export interface Parameter extends VersionNotes {

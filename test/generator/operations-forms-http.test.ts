@@ -114,6 +114,19 @@ describe('form bodies by their Encoding Object, client to bindings over HTTP', (
     expect(await response.json()).toEqual({ params: { name: 'n', tags: ['a', 'b'], location: { lat: 2, lng: 3 }, filter: { min: 4 }, ids: [5, 6] } });
   });
 
+  it('a body in JSON, form and multipart media types: the form ones decode field by field to the same value', async () => {
+    const body = { title: 'Plan', count: 3, tags: ['a', 'b'], meta: { source: 'web' }, range: { from: 1, to: 5 } };
+    for (const contentType of ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']) {
+      expect(await api.createNote({ body }, { contentType }), contentType).toEqual({ params: { body } });
+    }
+    expect(last().contentType).toMatch(/^multipart\/form-data; boundary=/);
+    await api.createNote({ body }, { contentType: 'application/x-www-form-urlencoded' });
+    expect(last().body.split('&')).toEqual(expect.arrayContaining(['tags=a', 'tags=b', 'range[from]=1', 'range[to]=5', 'source=web', 'count=3']));
+    // Decoded and checked: a count that is not an integer is refused.
+    const refused = await fetch(`${baseUrl}/notes`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'title=t&count=many' });
+    expect(refused.status).toBe(400);
+  });
+
   it('multipart: a part per list element, objects as application/json parts, declared part types, deepObject parts, a file', async () => {
     const params = {
       title: 'Trip',

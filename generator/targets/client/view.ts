@@ -185,7 +185,13 @@ function operationView(ctx: Ctx, operation: Operation): OperationView {
     specLines.push(`security: [${operation.security.map((alternative) => `[${alternative.map(tsString).join(', ')}]`).join(', ')}],`);
   }
   if (body?.mode === 'whole') {
-    const contents = body.contents.map((content) => `{ mediaType: ${tsString(content.mediaType)}, kind: ${tsString(content.kind)} }`).join(', ');
+    const contents = body.contents
+      .map((content) => {
+        // A form or multipart media type's fields, written as a fields-mode body's would be.
+        const fields = content.fields === undefined ? '' : `, fields: [${content.fields.map((field) => paramView(field, content.partContentTypes).literal).join(', ')}]`;
+        return `{ mediaType: ${tsString(content.mediaType)}, kind: ${tsString(content.kind)}${fields} }`;
+      })
+      .join(', ');
     specLines.push(`requestBody: { param: ${tsString(body.parameterName ?? 'body')}, required: ${body.required}, contents: [${contents}] },`);
   }
   if (operation.basePath !== ctx.model.basePath) specLines.push(`basePath: ${tsString(operation.basePath)},`);

@@ -8,6 +8,7 @@ import { commentText, indent, listLiteral, literal } from './code.js';
 import { emitCheck } from './checks/dispatch.js';
 import type { EmitContext, Scope } from './context.js';
 import { decodeSink } from './sink.js';
+import { parameterLines } from './decoders.js';
 
 /**
  * Statements that decode a `whole` request body into `value[parameterName]`,
@@ -21,7 +22,7 @@ export function wholeBodyLines(operation: Operation, ctx: EmitContext, scope: Sc
   const types = ctx.constant('MEDIA_TYPES', `${listLiteral(body.contents.map((c) => c.mediaType))} as readonly string[]`);
   const cases = body.contents.flatMap((content, index) => [
     `case ${index}: {`,
-    ...indent([...contentLines(content, name, ctx, scope), `${assign(name, 'x')}`, 'break;']),
+    ...indent([...contentLines(content, name, ctx, scope, operation), `${assign(name, 'x')}`, 'break;']),
     '}',
   ]);
   const decode = [
@@ -41,7 +42,7 @@ export function wholeBodyLines(operation: Operation, ctx: EmitContext, scope: Sc
 }
 
 /** `x` from `c.value` for one media type, checked by its kind. */
-function contentLines(content: BodyContent, name: string, ctx: EmitContext, scope: Scope): string[] {
+function contentLines(content: BodyContent, name: string, ctx: EmitContext, scope: Scope, operation: Operation): string[] {
   const check = (typeKnown: boolean | 'exact'): string[] =>
     emitCheck({ schema: content.schema, value: 'x', path: [], sink: decodeSink(name), ctx, scope, typeKnown });
   switch (content.kind) {
@@ -55,9 +56,23 @@ function contentLines(content: BodyContent, name: string, ctx: EmitContext, scop
       ];
     case 'binary':
       return ['const x = c.value;', `if (!(x instanceof Uint8Array)) return wrongBodyShape(${literal(name)}, "bytes");`];
-    default:
-      // A form or multipart body beside other media types: its fields as the server parsed them, unchecked.
-      return ['const x = c.value;'];
+    default: {
+      // A form or multipart body beside other media types: its fields decoded as `fields` mode's would be, then the schema checked.
+      const fields = content.fields;
+      if (fields === undefined) return ['const x = c.value;'];
+      const names = new Set(fields.map((field) => field.name));
+      // Read as the parameters of an operation whose only parameters are these fields.
+      const asOperation: Operation = { ...operation, parameters: fields };
+      const lines = fields.flatMap((field) => ['{', ...indent(parameterLines(field, ctx, scope, names, asOperation)), '}']);
+      return [
+        'const r = ((raw: RawRequest): Decoded<Record<string, unknown>> => {',
+        ...indent(['const value: Record<string, unknown> = {};', ...lines, 'return { ok: true, value, unsupported: [] };']),
+        `})({ ...raw, body: c.value as RawRequest["body"], query: {} });`,
+        'if (!r.ok) return r;',
+        'const x = r.value;',
+        ...check(false),
+      ];
+    }
   }
 }
 

@@ -49,7 +49,7 @@ function styleNote(parameter: Parameter, ctx: EmitContext): string {
   return `, ${parameter.style}${parameter.explode === true ? ' exploded' : ''}`;
 }
 
-function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope, bodyNames: ReadonlySet<string>, operation: Operation): string[] {
+export function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope, bodyNames: ReadonlySet<string>, operation: Operation): string[] {
   const name = literal(parameter.name);
   const key = parameter.key ?? parameter.name;
   if (parameter.encoding === 'file') return fileLines(parameter, ctx);
