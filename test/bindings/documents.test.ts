@@ -11,7 +11,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
-import ts from 'typescript';
+import { typeCheck } from '../support/type-check.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/cli/pipeline.js';
 import { loadSpec } from '../../generator/load/index.js';
@@ -73,21 +73,7 @@ describe('the server target on every fixture document', () => {
       join(root, 'generated/mock-handlers.ts'),
       join(root, 'generated/handlers.ts'),
     ]);
-    const program = ts.createProgram(files, {
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      noEmit: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      skipLibCheck: true,
-      types: ['node'],
-    });
-    const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const where = diagnostic.file === undefined ? '' : `${diagnostic.file.fileName.slice(base.length + 1)}: `;
-      return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
-    });
-    expect(problems.join('\n')).toBe('');
+    expect(typeCheck(files, {}, base).join('\n')).toBe('');
   }, 180_000);
 
   it.each(fixtures)('%s: the mock answers every operation with its primary success status and media type', async (name) => {

@@ -3,7 +3,7 @@ import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import ts from 'typescript';
+import { typeCheck as typeCheckFiles } from '../support/type-check.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { generate } from '../../generator/cli/pipeline.js';
@@ -62,23 +62,7 @@ function shuffleSpec(dir: string, seed: number): void {
 function typeCheck(dir: string, files: Record<string, string>): string[] {
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
   for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
-  const program = ts.createProgram({
-    rootNames: [join(dir, 'types.ts'), ...Object.keys(files).map((f) => join(dir, f))],
-    options: {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      noEmit: true,
-      skipLibCheck: true,
-      typeRoots: [join(PROJECT, 'node_modules/@types')],
-      types: ['node'],
-    },
-  });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  return typeCheckFiles([join(dir, 'types.ts'), ...Object.keys(files).map((f) => join(dir, f))], {}, dir);
 }
 
 const EQUAL = 'type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;\n';

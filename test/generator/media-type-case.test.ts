@@ -7,7 +7,7 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { typeCheck as typeCheckFiles } from '../support/type-check.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/cli/pipeline.js';
 import { repoRoot } from '../support/process.js';
@@ -27,23 +27,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function typeCheck(files: string[]): string[] {
   writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
-  const program = ts.createProgram({
-    rootNames: files.map((file) => join(out, file)),
-    options: {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      noEmit: true,
-      skipLibCheck: true,
-      typeRoots: [join(repoRoot, 'node_modules/@types')],
-      types: ['node'],
-    },
-  });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file ? `${d.file.fileName.slice(out.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+  return typeCheckFiles(files.map((file) => join(out, file)), {}, out);
 }
 
 describe('media type keys with capitals', () => {

@@ -11,7 +11,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import ts from 'typescript';
+import { typeCheck } from '../support/type-check.js';
 import { afterAll, expect, it } from 'vitest';
 import { generate } from '../../generator/cli/pipeline.js';
 import { targets } from '../../generator/targets/index.js';
@@ -65,23 +65,7 @@ it('generates every oas-examples document with every target, and the outputs typ
   const files = documents.flatMap(({ name }) => [...tsFiles(join(scratch, name, 'generated')), ...tsFiles(join(scratch, name, 'server/handlers'))]);
   // Every document gives at least its types, validators, client and bindings.
   expect(files.length).toBeGreaterThan(documents.length * 6);
-  const program = ts.createProgram(files, {
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    noEmit: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-    skipLibCheck: true,
-    types: ['node'],
-  });
-  const errors = ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => {
-      const at = d.file === undefined || d.start === undefined ? '' : `(${d.file.getLineAndCharacterOfPosition(d.start).line + 1})`;
-      return `${(d.file?.fileName ?? '').slice(scratch.length + 1)}${at}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
-    });
+  const errors = typeCheck(files, { lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'] }, scratch);
   const total = process.cpuUsage(cpu);
   console.log(`generation ${Math.round(generated - started)} ms (cpu ${Math.round((generatedCpu.user + generatedCpu.system) / 1000)}), one program ${Math.round(performance.now() - generated)} ms (cpu ${Math.round((total.user + total.system - generatedCpu.user - generatedCpu.system) / 1000)}), ${files.length} files`);
   expect(errors).toEqual([]);

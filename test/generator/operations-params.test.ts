@@ -9,7 +9,7 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { typeCheck } from '../support/type-check.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/cli/pipeline.js';
 import { loadSpec } from '../../generator/load/index.js';
@@ -50,20 +50,7 @@ async function generateAll(fixture: string): Promise<string> {
 }
 
 function typeErrors(files: string[]): string {
-  const program = ts.createProgram(files, {
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    noEmit: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    skipLibCheck: true,
-    types: ['node'],
-  });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`)
-    .join('\n');
+  return typeCheck(files).join('\n');
 }
 
 describe('parameters in the model', () => {
