@@ -1,7 +1,9 @@
 /**
  * Media type keys written with capitals (test/fixtures/operations/bodies-media-case):
  * the model matches them lower-cased, while openapi-typescript keys `content`
- * as written, so the types and server targets must index it as written.
+ * as written, so the types and server targets must index it as written. The
+ * fixture also has an operationId with a `#`, which openapi-typescript keys
+ * with a `/`.
  * Golden types and validators are checked by operations-bodies.test.ts; here
  * every target's TypeScript output type-checks, and the aliases mean the schema.
  */
@@ -33,7 +35,8 @@ function typeCheck(files: string[]): string[] {
 describe('media type keys with capitals', () => {
   it('types, client, validators and server type-check, and the aliases are the schema', () => {
     const usage = `type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-import type { CreateVersionedNoteParams, CreateVersionedNoteResponse } from './types.js';
+import type { CreateVersionedNoteParams, CreateVersionedNoteResponse, PutNotesIdShareResponse } from './types.js';
+export const shared: Equal<PutNotesIdShareResponse['title'], string> = true;
 export const response: Equal<CreateVersionedNoteResponse['title'], string> = true;
 export const params: CreateVersionedNoteParams = { body: { title: 'x' } };
 // @ts-expect-error the title is a string

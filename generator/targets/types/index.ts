@@ -87,7 +87,8 @@ function operationAliases(operation: Operation, markers: boolean): string {
   // With read/write markers, requests leave out `readOnly` fields and responses `writeOnly` ones.
   const write = (type: string): string => (markers ? `Writable<${type}>` : type);
   const read = (type: string): string => (markers ? `Readable<${type}>` : type);
-  const op = `operations[${JSON.stringify(operation.id)}]`;
+  // openapi-typescript keys `operations` by the operationId with each `#` read as `/` (Box's `put_files_id#add_shared_link`).
+  const op = `operations[${JSON.stringify(operation.id.replace(/#/g, '/'))}]`;
   const where = docText(`${operation.method.toUpperCase()} ${operation.path} (${operation.id})`);
   const pascal = operation.names.pascal;
   const lines = [
