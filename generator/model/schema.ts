@@ -170,7 +170,8 @@ export class SchemaConverter {
       types = [];
       for (const t of list) {
         if (typeof t === 'string' && TYPES.includes(t)) types.push(t);
-        else this.ctx.warn(node, 'type', `unknown type \`${String(t)}\`: values of that type are not checked`);
+        else if (typeof t === 'string') this.ctx.warn(node, 'type', `unknown type \`${t}\`: values of that type are not checked`);
+        else this.ctx.warn(node, 'type', `\`type\` holds ${t === null ? 'null' : Array.isArray(t) ? 'a list' : typeof t === 'object' ? 'an object' : `\`${String(t)}\``}, not a type name: it is not checked`);
       }
       if (types.length === 0) return undefined;
     }
