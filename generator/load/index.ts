@@ -12,7 +12,7 @@ import type { BaseResolver, bundle as BundleFn, Config } from '@redocly/openapi-
 import { canonicalize } from './canonical.js';
 import { checkDocument } from './check.js';
 import { normalise } from './normalise.js';
-import { SpecError } from './errors.js';
+import { formatLocation, SpecError } from './errors.js';
 import { SourceMap } from './source-map.js';
 import { isRecord, walkDocument } from './walk.js';
 
@@ -48,9 +48,11 @@ export async function loadSpec(specPath: string, root: string, options: LoadOpti
   if (!existsSync(absolute)) throw new SpecError(sources.relativePath(absolute), undefined, 'file not found');
 
   const single = options.bundler === 'redocly' || existsSync(join(root, 'redocly.yaml')) ? undefined : selfContained(absolute);
-  const { document, files } = single === undefined ? await bundled(absolute, root, sources) : { document: single, files: [absolute] };
+  const bundleNotes: string[] = [];
+  const { document, files } = single === undefined ? await bundled(absolute, root, sources, bundleNotes) : { document: single, files: [absolute] };
   if (single !== undefined) sources.addFile(absolute, single);
   const { version, warnings } = normalise(document, sources);
+  warnings.unshift(...bundleNotes);
   warnings.push(...checkDocument(document, sources));
   canonicalize(document);
   return { document, sources, files: files.sort(), sourceVersion: version, warnings };
@@ -132,7 +134,7 @@ function resolvesInside(document: Record<string, unknown>, ref: string): boolean
 }
 
 /** Redocly's bundle of the spec's files into one document; the source map learns every file. */
-async function bundled(absolute: string, root: string, sources: SourceMap): Promise<{ document: Record<string, unknown>; files: string[] }> {
+async function bundled(absolute: string, root: string, sources: SourceMap, notes: string[]): Promise<{ document: Record<string, unknown>; files: string[] }> {
   const { config, Resolver, bundle } = await bundler(root);
   const resolver = new Resolver(config.resolve);
   let result: Awaited<ReturnType<typeof BundleFn>>;
@@ -160,9 +162,9 @@ async function bundled(absolute: string, root: string, sources: SourceMap): Prom
     if (source.absoluteRef !== absolute) sources.addFile(source.absoluteRef, parsed);
   }
   sources.addFile(absolute, result.bundle.parsed);
-  reportProblems(sources, result.problems as unknown as BundlerProblem[]);
   const document = result.bundle.parsed;
   if (!isRecord(document)) throw new SpecError(sources.relativePath(absolute), 1, 'not an OpenAPI document');
+  reportProblems(sources, result.problems as unknown as BundlerProblem[], absolute, document, notes);
   return { document, files };
 }
 
@@ -203,7 +205,14 @@ function syntaxOrReadError(sources: SourceMap, absolute: string, error: unknown)
   return new SpecError(file, undefined, error instanceof Error ? error.message : String(error));
 }
 
-function reportProblems(sources: SourceMap, problems: BundlerProblem[]): void {
+/**
+ * Stops at the first error Redocly found, except a discriminator `mapping`
+ * entry naming a file that cannot be read (the mapping is only a hint, and
+ * documents converted from several files keep such entries): those entries
+ * are left out of the root document, with one note per mapping.
+ */
+function reportProblems(sources: SourceMap, problems: BundlerProblem[], root: string, document: Record<string, unknown>, notes: string[]): void {
+  const mappings = new Map<Record<string, unknown>, { path: string[]; keys: string[] }>();
   for (const problem of problems) {
     if (problem.severity !== 'error') continue;
     const location = problem.location[0];
@@ -213,6 +222,14 @@ function reportProblems(sources: SourceMap, problems: BundlerProblem[]): void {
     if (syntax) throw new SpecError(sources.relativePath(absolute), syntax.line, `YAML syntax error: ${syntax.message}`);
 
     const path = pointerPath(location.pointer ?? '#');
+    const unread = absolute === root && problem.message.startsWith("Can't resolve $ref") && path.at(-3) === 'discriminator' && path.at(-2) === 'mapping';
+    const mapping = unread ? nodeAt(document, path.slice(0, -1)) : undefined;
+    if (isRecord(mapping)) {
+      const entry = mappings.get(mapping) ?? { path: path.slice(0, -1), keys: [] };
+      if (!entry.keys.includes(path.at(-1)!)) entry.keys.push(path.at(-1)!);
+      mappings.set(mapping, entry);
+      continue;
+    }
     if (problem.message.startsWith("Can't resolve $ref")) {
       const target = refTarget(sources, absolute, path);
       if (target) {
@@ -228,6 +245,24 @@ function reportProblems(sources: SourceMap, problems: BundlerProblem[]): void {
     const at = sources.locatePath(absolute, path);
     throw new SpecError(at.file, at.line, problem.message, at.column);
   }
+  for (const [mapping, { path, keys }] of mappings) {
+    const targets = [...new Set(keys.flatMap((key) => (typeof mapping[key] === 'string' ? [mapping[key].split('#')[0] || mapping[key]] : [])))];
+    for (const key of keys) delete mapping[key];
+    const at = sources.locatePath(root, path);
+    const where = formatLocation(at);
+    const files = targets.length === 0 ? 'files' : targets.map((t) => `\`${t}\``).join(', ');
+    notes.push(`${where}: discriminator mapping ${keys.map((k) => `\`${k}\``).join(', ')} names ${files}, which cannot be read: ${keys.length === 1 ? 'that entry is' : 'those entries are'} ignored`);
+  }
+}
+
+/** The value at `path` in `document`, if any. */
+function nodeAt(document: unknown, path: readonly string[]): unknown {
+  let node = document;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
 }
 
 /** The file an external `$ref` at `path` points to. */
