@@ -3,7 +3,7 @@
  * model construct: unique operationIds and the shapes of our extensions,
  * wherever they appear.
  */
-import { SpecError } from './errors.js';
+import { formatLocation, SpecError } from './errors.js';
 import type { SourceMap } from './source-map.js';
 import { isRecord, walkDocument } from './walk.js';
 
@@ -54,7 +54,7 @@ export function checkDocument(document: Record<string, unknown>, sources: Source
   if (foreign.length > 0) {
     const at = sources.locate(foreign[0], 'x-changes');
     const others = foreign.length === 1 ? '' : ` (and ${foreign.length - 1} more)`;
-    warnings.push(`${at.file}${at.line === undefined ? '' : `:${at.line}`}: \`x-changes\` is not a list of {level, change} and the document names no feature levels: ignored${others}`);
+    warnings.push(`${formatLocation(at)}: \`x-changes\` is not a list of {level, change} and the document names no feature levels: ignored${others}`);
     for (const node of foreign) delete node['x-changes'];
   }
   walkDocument(document, {
@@ -66,11 +66,11 @@ export function checkDocument(document: Record<string, unknown>, sources: Source
       }
     },
   });
-  checkOperationIds(document, sources);
+  checkOperationIds(document, sources, warnings);
   return warnings;
 }
 
-function checkOperationIds(document: Record<string, unknown>, sources: SourceMap): void {
+function checkOperationIds(document: Record<string, unknown>, sources: SourceMap, warnings: string[]): void {
   const first = new Map<string, object>();
   const paths = isRecord(document.paths) ? document.paths : {};
   for (const [path, item] of Object.entries(paths)) {
@@ -81,7 +81,14 @@ function checkOperationIds(document: Record<string, unknown>, sources: SourceMap
       const id = operation.operationId;
       // An operation without an operationId gets a name derived from its method and path (model/build.ts).
       if (id === undefined) continue;
-      if (typeof id !== 'string' || id === '') {
+      if (id === '') {
+        // A string, so valid; it names nothing, and the operation is named as one without.
+        const at = sources.locate(operation, 'operationId');
+        warnings.push(`${formatLocation(at)}: ${method.toUpperCase()} ${path}: the operationId is empty: the operation is named from its method and path`);
+        delete operation.operationId;
+        continue;
+      }
+      if (typeof id !== 'string') {
         fail(sources, operation, 'operationId', `${method.toUpperCase()} ${path}: operationId must be a non-empty string`);
       }
       const earlier = first.get(id);

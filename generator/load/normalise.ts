@@ -85,7 +85,7 @@ function expandPathItemRefs(document: Node, sources: SourceMap, warnings: string
     if (renamed.length > 0) {
       const at = sources.locate(paths, path);
       warnings.push(
-        `${at.file}${at.line === undefined ? '' : `:${at.line}`}: path \`${path}\` refers to another path's item: its operations are named from their own path, since operationIds are unique`,
+        `${formatLocation(at)}: path \`${path}\` refers to another path's item: its operations are named from their own path, since operationIds are unique`,
       );
     }
     // Keys written beside the `$ref` (3.1: `summary`, `description`) are this path's own.

@@ -43,6 +43,27 @@ describe('malformed specs stop the run with file and line, writing nothing', () 
 });
 
 describe('valid documents the model degrades, with file and line', () => {
+  it('an empty operationId names the operation from its method and path, with a note', async () => {
+    const project = tempProject('empty-operation-id');
+    try {
+      const result = await generate(config(project.root, {}, ['types', 'validators']), targets.filter((t) => t.name === 'types' || t.name === 'validators'));
+      expect(result.reports).toContain('spec/openapi.yaml:6: GET /reports: the operationId is empty: the operation is named from its method and path');
+      expect(readFileSync(join(project.root, 'generated/validators.ts'), 'utf8')).toContain('export function decodeGetReports(');
+    } finally {
+      project.dispose();
+    }
+  });
+  it('discriminator mapping entries naming files that cannot be read are left out, with one note per mapping', async () => {
+    const project = tempProject('mapping-unreadable');
+    try {
+      const result = await generate(config(project.root, {}, ['types', 'validators']), targets.filter((t) => t.name === 'types' || t.name === 'validators'));
+      expect(result.reports).toContain('spec/openapi.yaml:16: discriminator mapping `cat`, `dog` names `models/pets.yml`, `#/nowhere/dog`, which cannot be read: those entries are ignored');
+      const validators = readFileSync(join(project.root, 'generated/validators.ts'), 'utf8');
+      expect(validators).toContain('export function decodeAddPet(');
+    } finally {
+      project.dispose();
+    }
+  });
   it('an `x-changes` that is text, in a document that names no feature levels, is not ours: ignored with one note', async () => {
     const project = tempProject('foreign-changes');
     try {

@@ -7,8 +7,8 @@
  * (TS2502). The reference that closes such a loop is typed `unknown`
  * instead, reported with the schema's file and line.
  */
-import type { SourceLocation } from '../../model/types.js';
 import { formatLocation } from '../../load/errors.js';
+import type { SourceLocation } from '../../model/types.js';
 
 type Node = Record<string, unknown>;
 
