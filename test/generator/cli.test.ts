@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ConfigError } from '../../generator/config.js';
 import { requirePeers } from '../../generator/cli/peers.js';
+import { noteLines } from '../../generator/cli/commands/generate.js';
 import { progressLine } from '../../generator/cli/progress.js';
 import { repoRoot, runNode } from '../support/process.js';
 import { FIXTURES } from './helpers.js';
@@ -118,5 +119,23 @@ describe('teamchat --help and --version without loading yargs', () => {
     const liveVersion = await runNode(CLI, ['--version'], { cwd: repoRoot, timeoutMs: 30_000, env: { ...process.env, TEAMCHAT_HELP_CACHE: 'off' } });
     expect(version.stdout).toBe(liveVersion.stdout);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe('notes of a run', () => {
+  it('prints a note repeated at many places three times with its place, then counts the rest', () => {
+    const reports = [
+      ...[10, 20, 30, 40, 50].map((line) => `api.json:1:${line}: a GET request body is ignored`),
+      'api.json:7: an encoding names no property `x`',
+      'callbacks are ignored',
+    ];
+    expect(noteLines(reports)).toEqual([
+      'note: api.json:1:10: a GET request body is ignored',
+      'note: api.json:1:20: a GET request body is ignored',
+      'note: api.json:1:30: a GET request body is ignored',
+      'note: api.json:7: an encoding names no property `x`',
+      'note: callbacks are ignored',
+      'note: 2 more like "a GET request body is ignored"',
+    ]);
   });
 });

@@ -66,13 +66,36 @@ export function report(config: GenerateConfig, result: GenerateResult, output: O
     const changed = config.check ? `${count('stale', 'missing')} stale` : `${count('written')} written`;
     output.out(`${name.padEnd(width)}${changed}, ${count('unchanged')} unchanged  ${formatMs(ms)}`);
   }
-  for (const message of result.reports) output.out(`note: ${message}`);
+  for (const line of noteLines(result.reports)) output.out(line);
   for (const file of result.obsolete.filter((f) => f.status === 'removed')) output.out(`removed ${file.path} (no target produces it any more)`);
   const stale = [...result.targets.flatMap((t) => t.files), ...result.obsolete].filter((f) => ['stale', 'missing', 'obsolete'].includes(f.status));
   if (!config.check || stale.length === 0) return 0;
   for (const file of stale) output.err(`${file.status.padEnd(8)} ${file.path}`);
   output.err(`${stale.length} generated file${stale.length === 1 ? ' is' : 's are'} out of date with the spec: run \`${config.command}\``);
   return 1;
+}
+
+/** How many notes of one kind are printed with their place before the rest are counted. */
+const NOTES_PER_KIND = 3;
+
+/**
+ * One line per note, except that a note repeated at many places (a large
+ * document can give the same one for hundreds of operations) prints its
+ * first places and then one line counting the others.
+ */
+export function noteLines(reports: readonly string[]): string[] {
+  const kinds = new Map<string, number>();
+  const lines: string[] = [];
+  for (const message of reports) {
+    const text = /^\S+?:\d+(?::\d+)?: (.*)$/s.exec(message)?.[1] ?? message;
+    const seen = (kinds.get(text) ?? 0) + 1;
+    kinds.set(text, seen);
+    if (seen <= NOTES_PER_KIND) lines.push(`note: ${message}`);
+  }
+  for (const [text, seen] of kinds) {
+    if (seen > NOTES_PER_KIND) lines.push(`note: ${seen - NOTES_PER_KIND} more like "${text}"`);
+  }
+  return lines;
 }
 
 /** Regenerates on every change under the spec's folder and the templates; a failing run keeps watching. */
