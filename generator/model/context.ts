@@ -41,10 +41,16 @@ export class BuildContext {
   pointer(from: unknown, ref: string): unknown {
     if (!ref.startsWith('#/')) this.fail(from, '$ref', `unsupported $ref \`${ref}\``);
     let node: unknown = this.document;
-    for (const raw of ref.slice(2).split('/')) {
+    const segments = ref.slice(2).split('/');
+    for (const [index, raw] of segments.entries()) {
       const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      const through = isRecord(node) && typeof node.$ref === 'string' ? `#/${segments.slice(0, index).join('/')}` : undefined;
       node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
-      if (node === undefined) this.fail(from, '$ref', `cannot resolve $ref \`${ref}\``);
+      if (node === undefined) {
+        // A JSON pointer names a place in the document as written; it does not go on through a `$ref` it meets.
+        const hint = through === undefined ? '' : ` (it runs into \`${through}\`, a $ref, which a JSON pointer does not follow)`;
+        this.fail(from, '$ref', `cannot resolve $ref \`${ref}\`${hint}`);
+      }
     }
     return node;
   }

@@ -14,6 +14,7 @@ const cases: [string, { file: string; line: number; message: string }][] = [
   ['duplicate-operationid', { file: 'spec/openapi.yaml', line: 18, message: 'duplicate operationId `make-thing` (first used at spec/openapi.yaml:7)' }],
   ['header-param', { file: 'spec/openapi.yaml', line: 10, message: 'parameter `X-Token` is `in: header`, whose style is `simple` (found `form`)' }],
   ['feature-level-text', { file: 'spec/openapi.yaml', line: 8, message: '`x-feature-level` must be a non-negative integer' }],
+  ['ref-through-ref', { file: 'spec/openapi.yaml', line: 21, message: "cannot resolve $ref `#/paths/~1things/get/responses/200/content/application~1json/schema/properties/id` (it runs into `#/paths/~1things/get/responses/200/content/application~1json/schema`, a $ref, which a JSON pointer does not follow)" }],
   ['body-media-not-object', { file: 'spec/openapi.yaml', line: 10, message: 'media type `application/json` must be a media type object' }],
 ];
 
