@@ -165,6 +165,9 @@ export class SchemaConverter {
     if (type === undefined) {
       types = this.inferTypes(node);
       if (types.length === 0) return this.valueList(node);
+      const inferred = this.typed(node, types[0]!);
+      if (inferred.kind !== 'never') inferred.implied = true;
+      return inferred;
     } else {
       const list = Array.isArray(type) ? type : [type];
       types = [];
@@ -319,6 +322,8 @@ export class SchemaConverter {
     }
     if (node.propertyNames !== undefined) {
       const names = this.convert(node.propertyNames, node, 'propertyNames');
+      // Property names are strings: a type inferred from string keywords is no looser than a written one.
+      if (names.kind === 'string') delete names.implied;
       const onlyPattern = names.kind === 'string' && names.pattern !== undefined && Object.keys(names).every((k) => ['kind', 'pattern', 'description', 'format'].includes(k));
       if (onlyPattern) object.propertyNamesPattern = (names as StringSchema).pattern!;
       else if (names.kind !== 'any' || !isUnconstrained(names)) object.propertyNames = names;
@@ -448,6 +453,9 @@ export class SchemaConverter {
     if (isPlainObject(rb) && this.allObjects(ra)) return annotate({ ...a }, b);
     const merged = ra.kind === 'object' && rb.kind === 'object' ? this.mergeObjects(ra, rb, node) : mergeScalars(ra, rb);
     if (merged === undefined) return keepBoth(a, b);
+    // Other types pass only when neither side wrote its type.
+    if (ra.implied === true && rb.implied === true) merged.implied = true;
+    else delete merged.implied;
     merged.allOf = concat(ra.allOf, rb.allOf);
     if (merged.allOf === undefined) delete merged.allOf;
     if (ra.not !== undefined && rb.not !== undefined) merged.allOf = [...(merged.allOf ?? []), { kind: 'any', not: rb.not }];

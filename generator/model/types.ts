@@ -364,6 +364,13 @@ interface SchemaBase extends Partial<VersionNotes> {
   allOf?: Schema[];
   /** A schema the value must not match. */
   not?: Schema;
+  /**
+   * `type` was not written but inferred from the keywords (`properties`
+   * means an object): types and docs read it as that type, validators let
+   * values of other types through, as JSON Schema does. An `allOf` merge
+   * with a written type drops it.
+   */
+  implied?: true;
 }
 
 export type Schema =

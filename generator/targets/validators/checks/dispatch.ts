@@ -89,6 +89,8 @@ export type TypeClass = 'string' | 'number' | 'boolean' | 'null' | 'array' | 'ob
 
 export function typeClassOf(schema: Schema, ctx: EmitContext): TypeClass | undefined {
   const resolved = ctx.resolve(schema);
+  // Values of any class may match a schema whose type was only inferred.
+  if (resolved.implied === true) return undefined;
   switch (resolved.kind) {
     case 'integer':
     case 'number':
@@ -131,6 +133,8 @@ export function guarded(
 ): string[] {
   const test = args.typeKnown === 'exact' ? undefined : args.typeKnown ? knownGuard : guard;
   if (test === undefined) return rest;
+  // An inferred type constrains only values of that type (JSON Schema); others pass.
+  if (args.schema.implied === true) return rest.length === 0 ? [] : ifBlock(test, rest);
   const failure = args.sink.fail('type', args.path, `must be ${noun}`);
   return ifBlock(negate(test), failure, rest);
 }
