@@ -5942,7 +5942,7 @@ function errorBody(v: unknown, out: Failure[], all: boolean, strict: boolean): v
 }
 
 /** Body of 400 application/json of send-invites. */
-function responseSendInvites400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function responseSendInvites_400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matches15(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
@@ -5976,7 +5976,7 @@ function responseSendInvites400(v: unknown, out: Failure[], all: boolean, strict
 }
 
 /** Body of 400 application/json of remove-reaction. */
-function responseRemoveReaction400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function responseRemoveReaction_400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matches16(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
@@ -6010,7 +6010,7 @@ function responseRemoveReaction400(v: unknown, out: Failure[], all: boolean, str
 }
 
 /** Body of 400 application/json of update-scheduled-message. */
-function responseUpdateScheduledMessage400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function responseUpdateScheduledMessage_400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matches17(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
@@ -7612,7 +7612,7 @@ const responseTables: { readonly [K in OperationName]: ResponseTable } = {
   },
   sendInvites: {
     "200": { "application/json": responseSendInvites },
-    "400": { "application/json": responseSendInvites400 },
+    "400": { "application/json": responseSendInvites_400 },
     "401": { "application/json": schemaUnauthorizedError },
     "405": { "application/json": schemaMethodNotAllowedError },
     "500": { "application/json": schemaInternalError },
@@ -7647,7 +7647,7 @@ const responseTables: { readonly [K in OperationName]: ResponseTable } = {
   },
   removeReaction: {
     "200": { "application/json": responseRemoveReaction },
-    "400": { "application/json": responseRemoveReaction400 },
+    "400": { "application/json": responseRemoveReaction_400 },
     "401": { "application/json": schemaUnauthorizedError },
     "405": { "application/json": schemaMethodNotAllowedError },
     "500": { "application/json": schemaInternalError },
@@ -7688,7 +7688,7 @@ const responseTables: { readonly [K in OperationName]: ResponseTable } = {
   },
   updateScheduledMessage: {
     "200": { "application/json": responseUpdateScheduledMessage },
-    "400": { "application/json": responseUpdateScheduledMessage400 },
+    "400": { "application/json": responseUpdateScheduledMessage_400 },
     "401": { "application/json": schemaUnauthorizedError },
     "405": { "application/json": schemaMethodNotAllowedError },
     "500": { "application/json": schemaInternalError },

@@ -7112,7 +7112,7 @@ function errorBody(v, out, all, strict) {
     }
 }
 /** Body of 400 application/json of send-invites. */
-function responseSendInvites400(v, out, all, strict) {
+function responseSendInvites_400(v, out, all, strict) {
     if (matches15(v, strict))
         return;
     if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
@@ -7151,7 +7151,7 @@ function responseSendInvites400(v, out, all, strict) {
     }
 }
 /** Body of 400 application/json of remove-reaction. */
-function responseRemoveReaction400(v, out, all, strict) {
+function responseRemoveReaction_400(v, out, all, strict) {
     if (matches16(v, strict))
         return;
     if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
@@ -7190,7 +7190,7 @@ function responseRemoveReaction400(v, out, all, strict) {
     }
 }
 /** Body of 400 application/json of update-scheduled-message. */
-function responseUpdateScheduledMessage400(v, out, all, strict) {
+function responseUpdateScheduledMessage_400(v, out, all, strict) {
     if (matches17(v, strict))
         return;
     if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
@@ -8961,7 +8961,7 @@ const responseTables = {
     },
     sendInvites: {
         "200": { "application/json": responseSendInvites },
-        "400": { "application/json": responseSendInvites400 },
+        "400": { "application/json": responseSendInvites_400 },
         "401": { "application/json": schemaUnauthorizedError },
         "405": { "application/json": schemaMethodNotAllowedError },
         "500": { "application/json": schemaInternalError },
@@ -8996,7 +8996,7 @@ const responseTables = {
     },
     removeReaction: {
         "200": { "application/json": responseRemoveReaction },
-        "400": { "application/json": responseRemoveReaction400 },
+        "400": { "application/json": responseRemoveReaction_400 },
         "401": { "application/json": schemaUnauthorizedError },
         "405": { "application/json": schemaMethodNotAllowedError },
         "500": { "application/json": schemaInternalError },
@@ -9037,7 +9037,7 @@ const responseTables = {
     },
     updateScheduledMessage: {
         "200": { "application/json": responseUpdateScheduledMessage },
-        "400": { "application/json": responseUpdateScheduledMessage400 },
+        "400": { "application/json": responseUpdateScheduledMessage_400 },
         "401": { "application/json": schemaUnauthorizedError },
         "405": { "application/json": schemaMethodNotAllowedError },
         "500": { "application/json": schemaInternalError },

@@ -61,7 +61,8 @@ export function responseTable(
         return { type: content.mediaType, fn: primary };
       }
       if (content.schema.kind === 'ref') return { type: content.mediaType, fn: ctx.schemaFunction(content.schema.name) };
-      const name = `response${operation.names.pascal}${key === 'default' ? 'Default' : key}${index === 0 ? '' : `_${index + 1}`}`;
+      // `_` keeps the status apart from the operation's name, which may end in `Default` or digits itself.
+      const name = `response${operation.names.pascal}_${key}${index === 0 ? '' : `_${index + 1}`}`;
       extra.push({ name, comment: `Body of ${key} ${content.mediaType} of ${operation.id}.`, body: buildCheckBody(content.schema, ctx, new Scope()) });
       return { type: content.mediaType, fn: name };
     });
