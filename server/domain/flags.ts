@@ -90,8 +90,8 @@ const ACCESSIBLE = `
  * the flag on it, in one statement (so atomically). A keyword anchor
  * resolves to a message (the oldest, newest or first unread match), which is
  * then the range's anchor like an explicit ID; one extra row on each side
- * tells whether that side was exhausted. The rows are locked in ID order
- * before they change: the range is listed newest-first before the anchor and
+ * tells whether that side was exhausted. On PostgreSQL the rows are locked
+ * in ID order before they change: the range is listed newest-first before the anchor and
  * oldest-first after it, so two requests over overlapping ranges could
  * otherwise lock the same rows in opposite orders and deadlock.
  */
@@ -111,6 +111,10 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
   const includeAnchor = p.add(request.includeAnchor);
   const flag = p.add(request.flag);
   const skip = p.add(request.skipUnsubscribed);
+  // PGlite runs one statement at a time, so only PostgreSQL's concurrent
+  // connections need the rows locked in order first (on PGlite the extra
+  // pass cost about half again the statement's time).
+  const lockInOrder = db.driver === 'postgres';
   const change = request.present
     ? `flags = array_append(flags, ${flag}::text) WHERE NOT (${flag}::text = ANY (flags))`
     : `flags = array_remove(flags, ${flag}::text) WHERE ${flag}::text = ANY (flags)`;
@@ -128,13 +132,17 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
         SELECT s.channel_id FROM subscriptions s WHERE s.user_id = $1 AND s.active
       ) AS subscribed
       FROM messages m WHERE m.id IN (SELECT id FROM range)),
-    locked AS MATERIALIZED (
+    ${
+      lockInOrder
+        ? `locked AS MATERIALIZED (
       SELECT message_id FROM user_messages
       WHERE user_id = $1 AND message_id IN (SELECT id FROM target WHERE subscribed OR NOT ${skip}::boolean)
-      ORDER BY message_id FOR UPDATE),
+      ORDER BY message_id FOR UPDATE),`
+        : ''
+    }
     changed AS (
       UPDATE user_messages SET ${change}
-        AND user_id = $1 AND message_id IN (SELECT message_id FROM locked)
+        AND user_id = $1 AND message_id IN (${lockInOrder ? 'SELECT message_id FROM locked' : `SELECT id FROM target WHERE subscribed OR NOT ${skip}::boolean`})
       RETURNING 1)
     SELECT (SELECT array_agg(id ORDER BY id) FROM range) AS ids,
       (SELECT count(*)::integer FROM before) AS before_count,
