@@ -2,24 +2,209 @@ import pg from 'pg';
 import { rethrowDataError, withSavepoint, type Db, type DbHandle, type QueryResult } from './db.js';
 
 type TypeId = Parameters<typeof pg.types.getTypeParser>[0];
+type Parser = (text: string) => unknown;
 const INT8 = 20;
 const INT8_ARRAY = 1016 as TypeId;
 
 // Ids and UNIX seconds fit in a double; return numbers like PGlite does.
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-    if (oid === INT8) return (text: string) => Number(text);
-    if (oid === INT8_ARRAY) {
-      const parseTextArray = pg.types.getTypeParser(INT8_ARRAY, 'text') as (text: string) => (string | null)[];
-      return (text: string) => parseTextArray(text).map((item) => (item === null ? null : Number(item)));
-    }
-    return pg.types.getTypeParser(oid as TypeId, format ?? 'text');
-  }) as typeof pg.types.getTypeParser,
+const parseInt8: Parser = (text) => Number(text);
+const parseTextArray = pg.types.getTypeParser(INT8_ARRAY, 'text') as (text: string) => (string | null)[];
+const parseInt8Array: Parser = (text) => parseTextArray(text).map((item) => (item === null ? null : Number(item)));
+const getTypeParser = (oid: number, format?: 'text' | 'binary'): Parser => {
+  if (oid === INT8) return parseInt8;
+  if (oid === INT8_ARRAY) return parseInt8Array;
+  return pg.types.getTypeParser(oid as TypeId, format ?? 'text') as Parser;
 };
+const types = { getTypeParser: getTypeParser as typeof pg.types.getTypeParser };
 
 // Past this many distinct statement texts, new ones are no longer prepared (narrows build their SQL).
 const MAX_PREPARED = 2000;
 const CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
+
+// What `pg` turns a parameter into (its Query does the same through `utils.prepareValue`).
+const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): Buffer | string | null } }).utils.prepareValue;
+if (typeof prepareValue !== 'function') throw new Error('this version of pg has no utils.prepareValue');
+
+/** The parts of pg's Connection (one per client, replaced when the client is) that a prepared execution uses. */
+interface Connection {
+  parsedStatements: Record<string, string | undefined>;
+  submittedNamedStatements: Record<string, string | undefined>;
+  stream: { cork?(): void; uncork?(): void };
+  parse(message: { text: string; name: string; types: never[] }): void;
+  bind(message: { portal: string; statement: string; values: (Buffer | string | null)[] }): void;
+  describe(message: { type: 'P' | 'S'; name: string }): void;
+  execute(message: { portal: string; rows?: number }): void;
+  close(message: { type: 'P' | 'S'; name: string }): void;
+  sync(): void;
+  sendCopyFail(message: string): void;
+}
+
+/** The result columns of a prepared statement, as PostgreSQL described them on first use. */
+interface Description {
+  names: string[];
+  parsers: Parser[];
+  /** Every column null, in order: rows start as a copy of it (the shape pg's rows have). */
+  template: Record<string, null>;
+}
+
+interface FieldDescription {
+  name: string;
+  dataTypeID: number;
+}
+
+function describe(fields: readonly FieldDescription[]): Description {
+  const template: Record<string, null> = {};
+  for (const field of fields) template[field.name] = null;
+  return { names: fields.map((field) => field.name), parsers: fields.map((field) => getTypeParser(field.dataTypeID, 'text')), template };
+}
+
+const NO_COLUMNS: Description = { names: [], parsers: [], template: {} };
+
+/**
+ * Per connection: the descriptions of its prepared statements, and the
+ * statements PostgreSQL refused to run again after a schema change (to be
+ * closed and parsed anew). A connection that drops is replaced with its
+ * client, and its entries go with it.
+ */
+interface ConnectionState {
+  described: Map<string, Description>;
+  stale: Set<string>;
+}
+const states = new WeakMap<Connection, ConnectionState>();
+function stateOf(connection: Connection): ConnectionState {
+  let state = states.get(connection);
+  if (state === undefined) states.set(connection, (state = { described: new Map(), stale: new Set() }));
+  return state;
+}
+
+// SQLSTATE feature_not_supported: "cached plan must not change result type".
+const PLAN_CHANGED = '0A000';
+
+// As pg's Result reads the command tag: "SELECT 3", "INSERT 0 1", "UPDATE 2".
+const COMMAND_TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
+
+/**
+ * One execution of a named statement, submitted to a pg client as its Query
+ * would be (pg calls `submit` and the `handle*` methods; `name` and `text`
+ * feed its bookkeeping of parsed statements). pg's Query sends Describe and
+ * rebuilds the result's column parsers on every execution; this sends
+ * Parse and Describe only the first time on a connection, then Bind,
+ * Execute and Sync, and parses rows with the stored description. A
+ * description is stored only after an execution that succeeded, and
+ * dropped after any error, so the next execution describes again.
+ */
+class PreparedExecution {
+  callback?: (error: Error | null, result?: QueryResult<unknown>) => void;
+  private description: Description | undefined;
+  private describing = false;
+  private readonly rows: Record<string, unknown>[] = [];
+  private rowCount: number | null = null;
+  private rowError: Error | undefined;
+  private state: ConnectionState | undefined;
+  /** Whether this execution used a statement parsed by an earlier one. */
+  private reused = false;
+  /** Whether it failed because its statement's result type changed, and it was dropped: it did not run, and may be sent again. */
+  replanned = false;
+
+  constructor(
+    readonly name: string,
+    readonly text: string,
+    private readonly values: readonly unknown[],
+  ) {}
+
+  submit(connection: Connection): Error | null {
+    const { name, text } = this;
+    const state = (this.state = stateOf(connection));
+    const parsed = connection.parsedStatements[name] ?? connection.submittedNamedStatements[name];
+    if (parsed !== undefined && parsed !== text) return new Error(`prepared statement ${name} was used for another text`);
+    let values: (Buffer | string | null)[];
+    try {
+      // Before anything is written: a value that cannot be sent fails this query alone.
+      values = this.values.map(prepareValue);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+    this.reused = parsed !== undefined;
+    this.description = parsed === undefined ? undefined : state.described.get(name);
+    this.describing = this.description === undefined;
+    connection.stream.cork?.();
+    try {
+      if (parsed === undefined) {
+        if (state.stale.delete(name)) connection.close({ type: 'S', name });
+        connection.parse({ text, name, types: [] });
+        connection.submittedNamedStatements[name] = text;
+      }
+      connection.bind({ portal: '', statement: name, values });
+      if (this.describing) connection.describe({ type: 'P', name: '' });
+      connection.execute({ portal: '' });
+      connection.sync();
+    } finally {
+      connection.stream.uncork?.();
+    }
+    return null;
+  }
+
+  handleRowDescription(message: { fields: FieldDescription[] }): void {
+    this.description = describe(message.fields);
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    if (this.rowError) return;
+    const { names, parsers, template } = this.description!;
+    const row: Record<string, unknown> = { ...template };
+    const fields = message.fields;
+    try {
+      for (let i = 0; i < fields.length; i++) {
+        const text = fields[i]!;
+        row[names[i]!] = text === null ? null : parsers[i]!(text);
+      }
+    } catch (error) {
+      this.rowError = error as Error;
+      return;
+    }
+    this.rows.push(row);
+  }
+
+  handleCommandComplete(message: { text: string }): void {
+    const match = COMMAND_TAG.exec(message.text);
+    const count = match?.[3] ?? match?.[2];
+    if (count !== undefined) this.rowCount = parseInt(count, 10);
+  }
+
+  handleEmptyQuery(): void {}
+
+  handlePortalSuspended(): void {}
+
+  handleError(error: Error & { code?: string }, connection?: Connection): void {
+    this.state?.described.delete(this.name);
+    // "cached plan must not change result type": the schema changed under a
+    // statement prepared earlier, and PostgreSQL will not run it again. Close
+    // it and parse it anew on the next execution (pg alone would keep
+    // binding it and failing).
+    if (this.reused && error.code === PLAN_CHANGED && this.state !== undefined && connection !== undefined) {
+      this.state.stale.add(this.name);
+      delete connection.parsedStatements[this.name];
+      this.replanned = true;
+    }
+    const callback = this.callback;
+    this.callback = undefined;
+    callback?.(error);
+  }
+
+  handleReadyForQuery(connection: Connection): void {
+    if (this.rowError) return this.handleError(this.rowError, connection);
+    if (this.describing) this.state!.described.set(this.name, this.description ?? NO_COLUMNS);
+    const callback = this.callback;
+    this.callback = undefined;
+    callback?.(null, { rows: this.rows, rowCount: this.rowCount ?? this.rows.length });
+  }
+
+  handleCopyInResponse(connection: Connection): void {
+    connection.sendCopyFail('No source stream defined');
+  }
+
+  handleCopyData(): void {}
+}
 
 export interface PostgresOptions {
   url: string;
@@ -30,28 +215,70 @@ export interface PostgresOptions {
 /** PostgreSQL server through a `pg` connection pool. */
 export async function openPostgres(options: PostgresOptions): Promise<DbHandle> {
   const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, types });
-  // An idle client losing its connection must not crash the process.
+  // A client losing its connection must not crash the process, idle (the
+  // pool's event) or checked out (the client's; its query fails, and the
+  // pool drops it when it is released).
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   // Fail at startup, not on the first request, when the server is unreachable.
   (await pool.connect()).release();
 
   // Every statement but transaction control is prepared under a name; each
   // pooled connection parses and plans it once and reuses it from then on.
   const names = new Map<string, string>();
-  const statement = (sql: string, params?: readonly unknown[]): pg.QueryConfig => {
-    if (CONTROL.test(sql)) return { text: sql, ...(params?.length && { values: [...params] }) };
+  const nameOf = (sql: string): string | undefined => {
+    if (CONTROL.test(sql)) return undefined;
     let name = names.get(sql);
     if (name === undefined && names.size < MAX_PREPARED) names.set(sql, (name = `s${names.size + 1}`));
-    return { text: sql, values: params ? [...params] : [], ...(name !== undefined && { name }) };
+    return name;
   };
-  const queryOn = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
-    const result = await client.query(statement(sql, params)).catch(rethrowDataError);
+  const unprepared = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
+    const result = await client.query({ text: sql, ...(params?.length && { values: [...params] }) }).catch(rethrowDataError);
     return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
+  };
+  const execute = <T>(client: pg.PoolClient, name: string, sql: string, params: readonly unknown[]): Promise<QueryResult<T>> =>
+    new Promise<QueryResult<T>>((resolve, reject) => {
+      const execution = new PreparedExecution(name, sql, params);
+      execution.callback = (error, result) => (error ? reject(error) : resolve(result as QueryResult<T>));
+      client.query(execution as unknown as pg.Submittable);
+    }).catch(rethrowDataError);
+  const queryOn = <T>(client: pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
+    const name = nameOf(sql);
+    return name === undefined ? unprepared(client, sql, params) : execute(client, name, sql, params ?? []);
+  };
+  // Outside a transaction, each prepared statement checks a client out for
+  // itself and returns it as soon as PostgreSQL answers (without the promise
+  // and listeners of pool.query, and without dropping the connection, as
+  // pool.query does, when a statement fails).
+  const queryPool = <T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> => {
+    const name = nameOf(sql);
+    if (name === undefined) return unprepared(pool, sql, params);
+    return new Promise<QueryResult<T>>((resolve, reject) => {
+      pool.connect((connectError, client, release) => {
+        if (connectError || !client) return reject(connectError ?? new Error('no PostgreSQL client'));
+        const send = (retry: boolean) => {
+          const execution = new PreparedExecution(name, sql, params ?? []);
+          execution.callback = (error, result) => {
+            // Outside a transaction, a statement refused for a schema change
+            // did nothing: send it once more, on this connection, prepared anew.
+            if (error && retry && execution.replanned) return send(false);
+            // The connection stays in the pool after a statement's error
+            // (severity ERROR); anything else (FATAL, a socket error, a row
+            // that failed to parse) may have left it unusable: drop it.
+            release(error && (error as { severity?: unknown }).severity !== 'ERROR' ? error : undefined);
+            if (error) return reject(error);
+            resolve(result as QueryResult<T>);
+          };
+          client.query(execution as unknown as pg.Submittable);
+        };
+        send(true);
+      });
+    }).catch(rethrowDataError);
   };
 
   return {
     driver: 'postgres',
-    query: (sql, params) => queryOn(pool, sql, params),
+    query: queryPool,
     exec: async (sql) => {
       await pool.query(sql);
     },

@@ -136,3 +136,81 @@ describe('postgres migrations', () => {
     }
   });
 });
+
+describe('postgres prepared statements', () => {
+  // One connection, so every execution below reuses the same prepared statement.
+  let db: DbHandle;
+  beforeAll(async () => {
+    db = await openPostgres({ url: server.url, maxConnections: 1 });
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  const backend = async () => (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+
+  it('give rows of the same shape on the first and later executions', async () => {
+    const sql = `SELECT $1::bigint AS id, ARRAY[$1, 2]::bigint[] AS ids, NULL::text AS absent, 'x' AS label, 2 AS label`;
+    const first = await db.query(sql, [7]);
+    const second = await db.query(sql, [8]);
+    expect(first.rows).toEqual([{ id: 7, ids: [7, 2], absent: null, label: 2 }]);
+    expect(second.rows).toEqual([{ id: 8, ids: [8, 2], absent: null, label: 2 }]);
+    expect(Object.keys(second.rows[0]!)).toEqual(['id', 'ids', 'absent', 'label']);
+    expect(second.rowCount).toBe(1);
+  });
+
+  it('count the rows of statements without a result, on every execution', async () => {
+    await db.exec('CREATE TABLE prepared_counts (n integer NOT NULL)');
+    const insert = 'INSERT INTO prepared_counts (n) SELECT generate_series(1, $1::integer)';
+    expect(await db.query(insert, [2])).toEqual({ rows: [], rowCount: 2 });
+    expect(await db.query(insert, [3])).toEqual({ rows: [], rowCount: 3 });
+    const update = 'UPDATE prepared_counts SET n = n + 1 WHERE n <= $1';
+    expect((await db.query(update, [1])).rowCount).toBe(2);
+    expect((await db.query(update, [2])).rowCount).toBe(4);
+  });
+
+  it("turn a client's bad value into BAD_REQUEST and keep the connection", async () => {
+    const pid = await backend();
+    const sql = 'SELECT $1::integer AS n';
+    expect((await db.query(sql, ['5'])).rows).toEqual([{ n: 5 }]);
+    await expect(db.query(sql, ['99999999999'])).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect((await db.query(sql, ['6'])).rows).toEqual([{ n: 6 }]);
+    expect(await backend()).toBe(pid);
+  });
+
+  it('prepare again a statement that failed to prepare', async () => {
+    const sql = 'SELECT n FROM prepared_later WHERE n = $1';
+    await expect(db.query(sql, [1])).rejects.toThrow(/prepared_later/);
+    await db.exec('CREATE TABLE prepared_later (n integer NOT NULL); INSERT INTO prepared_later VALUES (1)');
+    expect((await db.query(sql, [1])).rows).toEqual([{ n: 1 }]);
+  });
+
+  it('follow a change of the result type, outside and inside a transaction', async () => {
+    await db.exec('CREATE TABLE prepared_shape (a integer NOT NULL); INSERT INTO prepared_shape VALUES (1)');
+    const sql = 'SELECT * FROM prepared_shape WHERE a = $1';
+    expect((await db.query(sql, [1])).rows).toEqual([{ a: 1 }]);
+    await db.exec(`ALTER TABLE prepared_shape ADD COLUMN b text NOT NULL DEFAULT 'b'`);
+    // PostgreSQL refuses the old plan; the statement is prepared anew and sent again.
+    expect((await db.query(sql, [1])).rows).toEqual([{ a: 1, b: 'b' }]);
+    expect((await db.query(sql, [1])).rows).toEqual([{ a: 1, b: 'b' }]);
+    await db.exec('ALTER TABLE prepared_shape DROP COLUMN b');
+    // In a transaction the refusal aborts it; the next use prepares it anew.
+    await expect(db.transaction((tx) => tx.query(sql, [1]))).rejects.toThrow(/result type/);
+    expect((await db.transaction((tx) => tx.query(sql, [1]))).rows).toEqual([{ a: 1 }]);
+  });
+
+  it('are prepared again on a new connection after the old one dropped', async () => {
+    const sql = 'SELECT $1::integer + 1 AS n';
+    expect((await db.query(sql, [1])).rows).toEqual([{ n: 2 }]);
+    const pid = await backend();
+    const other = await openPostgres({ url: server.url, maxConnections: 1 });
+    try {
+      await other.query('SELECT pg_terminate_backend($1)', [pid]);
+    } finally {
+      await other.close();
+    }
+    // The first statement may fail on the dropped connection; after it, the pool has a new one.
+    await db.query(sql, [2]).catch(() => undefined);
+    expect((await db.query(sql, [3])).rows).toEqual([{ n: 4 }]);
+    expect(await backend()).not.toBe(pid);
+  });
+});
