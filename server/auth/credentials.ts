@@ -59,6 +59,13 @@ export function ownUserExtrasOf(user: UserRow): OwnUserExtras | undefined {
  * with `withOwnUser` (GET /users/me), what the own-user view needs beyond
  * the row (`ownUserExtrasOf`): that request is then one statement. Nothing
  * read for a key that does not match is kept.
+ *
+ * On a database whose changes the cache follows as they commit (PGlite,
+ * decision 0021), a successful authentication is kept and the next one with
+ * the same key runs no statement; any committed change to what it read
+ * (the user's columns, and for the own-user view their messages and profile)
+ * drops it first. A key that does not match what is kept always reads the
+ * database, so a wrong key costs the same whether or not the email is kept.
  */
 export async function authenticate(
   db: Db,
@@ -67,6 +74,14 @@ export async function authenticate(
   cache?: SharedCache,
   options: { withOwnUser?: boolean } = {},
 ): Promise<UserRow | null> {
+  const kept = cache?.authenticated(db, email);
+  if (kept && (kept.ownUser || !options.withOwnUser) && apiKeyMatchesHash(apiKey, kept.apiKeyHash)) {
+    // A copy per request: the own-user extras are attached to the object handed out.
+    const user = { ...kept.user };
+    if (options.withOwnUser) prefetchedOwnUser.set(user, kept.ownUser!);
+    return user;
+  }
+  const ticket = cache?.authTicket();
   const { rows } = await db.query<UserRow & { api_key_hash: string; cache_version: number } & Partial<OwnUserExtras>>(
     options.withOwnUser ? AUTHENTICATE_WITH_OWN_USER : AUTHENTICATE,
     [email],
@@ -75,8 +90,10 @@ export async function authenticate(
   const matches = apiKeyMatchesHash(apiKey, row?.api_key_hash ?? ABSENT_KEY_HASH);
   if (row) cache?.observe(row.cache_version);
   if (!row || !matches || !row.is_active) return null;
-  const { api_key_hash: _hash, cache_version: _version, max_message_id, profile, ...user } = row;
-  if (options.withOwnUser) prefetchedOwnUser.set(user, { max_message_id: max_message_id ?? null, profile: profile ?? [] });
+  const { api_key_hash: apiKeyHash, cache_version: _version, max_message_id, profile, ...user } = row;
+  const ownUser = options.withOwnUser ? { max_message_id: max_message_id ?? null, profile: profile ?? [] } : undefined;
+  if (ownUser) prefetchedOwnUser.set(user, ownUser);
+  if (ticket) cache!.keepAuthenticated(db, email, ticket, { user: { ...user }, apiKeyHash }, ownUser);
   return user;
 }
 

@@ -11,9 +11,15 @@
  * handle the cache was made for is served from it: a transaction's handle
  * (which may see its own uncommitted changes) always reads the database,
  * and what it reads is never kept.
+ *
+ * On a database this process owns alone (PGlite: `Db.changes`), the cache
+ * follows the committed changes themselves instead (decision 0021): it needs
+ * no version, and it also keeps authenticated users, so authentication and
+ * GET /users/me run no statement once warm.
  */
 import type { Db } from './db.js';
-import type { CustomEmojiRow, LinkifierRow, RealmRow } from './rows.js';
+import type { OwnUserExtras } from './profile.js';
+import type { CustomEmojiRow, LinkifierRow, RealmRow, UserRow } from './rows.js';
 import { getRealm, listLinkifiers } from './realm.js';
 
 /** The organization's active custom emoji, by id and by name. */
@@ -52,17 +58,54 @@ export class GroupGraph {
 // The cache serving each root handle, so store functions called with it can use it.
 const caches = new WeakMap<Db, SharedCache>();
 
+/** A user who authenticated, as authentication read them; `ownUser` only when GET /users/me asked. */
+export interface AuthenticatedEntry {
+  user: UserRow;
+  apiKeyHash: string;
+}
+
+/** The generations a load of authentication data started under (`SharedCache.authTicket`). */
+export interface AuthTicket {
+  users: number;
+  ownUser: number;
+}
+
+// Past this many usernames, the authentication cache starts again (bounds memory whatever the callers).
+const MAX_AUTHENTICATED = 10_000;
+// Changes that make a kept user row (and the API key hash) stale: any of the columns authentication reads.
+const USER_TABLES = new Set(['users', '*']);
+// Changes that make the own-user view's extras stale: the highest message id, profile values, profile fields.
+const OWN_USER_TABLES = new Set(['users', 'user_messages', 'custom_profile_values', 'cache_version', '*']);
+const SHARED_TABLES = new Set(['cache_version', '*']);
+
 export class SharedCache {
   #version: number | null = null;
   // Moves with every drop, so a load that started before a drop is not kept after it.
   #generation = 0;
   readonly #entries = new Map<string, unknown>();
   readonly #db: Db | undefined;
+  // With a change feed only: authenticated users by the username they gave, and the own-user extras.
+  readonly #authenticated = new Map<string, AuthenticatedEntry>();
+  readonly #ownUser = new Map<string, OwnUserExtras>();
+  readonly #authGeneration = { users: 0, ownUser: 0 };
 
   /** With `db`, store functions called with that handle find this cache (`SharedCache.of`). */
   constructor(db?: Db) {
     this.#db = db;
     if (db) caches.set(db, this);
+    // Changes are known as they commit: usable at once, dropped by the change itself.
+    db?.changes?.subscribe((table) => {
+      if (SHARED_TABLES.has(table)) this.#drop();
+      if (USER_TABLES.has(table)) {
+        this.#authGeneration.users++;
+        this.#authenticated.clear();
+      }
+      if (OWN_USER_TABLES.has(table)) {
+        this.#authGeneration.ownUser++;
+        this.#ownUser.clear();
+      }
+    });
+    if (db?.changes) this.#version = 0;
   }
 
   /** The cache made for this handle, if any (never one for a transaction's handle). */
@@ -70,12 +113,44 @@ export class SharedCache {
     return caches.get(db);
   }
 
-  /** The database's current cache_version, as read by authentication. */
+  /** The database's current cache_version, as read by authentication (with a change feed, the feed is what counts). */
   observe(version: number): void {
-    if (version === this.#version) return;
+    if (this.#db?.changes || version === this.#version) return;
     this.#version = version;
+    this.#drop();
+  }
+
+  #drop(): void {
     this.#generation++;
     this.#entries.clear();
+  }
+
+  /** Whether authentication through `db` may use this cache: only with a change feed, on the handle it was made for. */
+  #authUsable(db: Db): boolean {
+    return this.#db?.changes !== undefined && db === this.#db;
+  }
+
+  /** The user who last authenticated under this username, with the own-user extras when kept; undefined when not kept. */
+  authenticated(db: Db, username: string): (AuthenticatedEntry & { ownUser: OwnUserExtras | undefined }) | undefined {
+    if (!this.#authUsable(db)) return undefined;
+    const entry = this.#authenticated.get(username);
+    return entry && { ...entry, ownUser: this.#ownUser.get(username) };
+  }
+
+  /** Taken before authentication reads the database: what it read is kept only if nothing changed since. */
+  authTicket(): AuthTicket {
+    return { ...this.#authGeneration };
+  }
+
+  /** Keeps a successful authentication (and the own-user extras read with it) unless a change came after `ticket`. */
+  keepAuthenticated(db: Db, username: string, ticket: AuthTicket, entry: AuthenticatedEntry, ownUser: OwnUserExtras | undefined): void {
+    if (!this.#authUsable(db) || ticket.users !== this.#authGeneration.users) return;
+    if (this.#authenticated.size >= MAX_AUTHENTICATED && !this.#authenticated.has(username)) {
+      this.#authenticated.clear();
+      this.#ownUser.clear();
+    }
+    this.#authenticated.set(username, entry);
+    if (ownUser && ticket.ownUser === this.#authGeneration.ownUser) this.#ownUser.set(username, ownUser);
   }
 
   /** Whether reads through `db` may be served from and kept in this cache now. */

@@ -17,6 +17,23 @@ export interface Db {
    * throws. Use only `tx` inside; called on a transaction it opens a savepoint.
    */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Only on a database this process owns alone (PGlite's handle, never a
+   * transaction's): the committed changes to the tables of migration 0005,
+   * known before the promise of the statement that committed them resolves.
+   */
+  readonly changes?: ChangeFeed;
+}
+
+/**
+ * Committed changes, by table name: `cache_version` (any table of the shared
+ * caches), `users`, `user_messages`, `custom_profile_values`, or `*` when a
+ * statement may have changed anything (one not run through the driver's own
+ * protocol path, such as `exec`). A rolled-back change is never reported.
+ */
+export interface ChangeFeed {
+  /** Calls `listener` synchronously for every change; returns the function that stops it. */
+  subscribe(listener: (table: string) => void): () => void;
 }
 
 /** An open database: a Db that owns its connections. */

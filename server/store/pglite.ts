@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite, parse, protocol, types } from '@electric-sql/pglite';
-import { rethrowDataError, withSavepoint, type Db, type DbHandle, type QueryResult } from './db.js';
+import { rethrowDataError, withSavepoint, type ChangeFeed, type Db, type DbHandle, type QueryResult } from './db.js';
 import { Mutex } from './mutex.js';
 
 export interface PgliteOptions {
@@ -46,6 +47,55 @@ function errorOf(data: Uint8Array): never {
   return rethrowDataError(error ?? new Error("the database answered with an error it did not describe"));
 }
 
+// The channel migration 0005's triggers notify, and the session setting that turns them on.
+const CHANGES_CHANNEL = 'teamchat_changes';
+
+// Data directories this process has open: a second open of one would be a second, unsynchronised database.
+const openHere = new Set<string>();
+
+/**
+ * Claims a data directory for this process (a pid file inside it), or
+ * refuses: PGlite keeps pages in its own memory, so a second process (or a
+ * second open in this one) writing the same files would lose or corrupt
+ * data, and this process's change feed would miss its changes. A file left
+ * by a process that is gone (killed, crashed) is taken over.
+ */
+function claim(dataDir: string): () => void {
+  const file = join(dataDir, 'teamchat.pid');
+  if (openHere.has(file)) throw new Error(`the embedded database in ${dataDir} is already open in this process`);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+      const owner = Number(readFileSync(file, 'utf8').trim());
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
+        throw new Error(
+          `the embedded database in ${dataDir} is in use by process ${owner}: stop it first (or remove ${file} if that process is not a teamchat server)`,
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  openHere.add(file);
+  return () => {
+    openHere.delete(file);
+    rmSync(file, { force: true });
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -68,18 +118,51 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * Inside `transaction(fn)`, use only the handle `fn` receives: the outer
  * handle would wait for the lock the transaction holds (`checkHandleUse`
  * turns that mistake into an error).
+ *
+ * The database directory is this process's alone (a pid file refuses a
+ * second opener), so every committed change is made through this handle:
+ * its session LISTENs to migration 0005's notifications, which PostgreSQL
+ * puts in the answer of the committing statement or COMMIT, and `changes`
+ * reports them before that statement's promise resolves (decision 0021).
  */
 export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
   if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
-  const pg = options.dataDir === null ? await PGlite.create() : await PGlite.create(options.dataDir);
+  const release = options.dataDir === null ? () => undefined : claim(options.dataDir);
+  let pg: PGlite;
+  try {
+    pg = options.dataDir === null ? await PGlite.create() : await PGlite.create(options.dataDir);
+  } catch (error) {
+    release();
+    throw error;
+  }
   const lock = new Mutex();
   const prepared = new Map<string, Prepared>();
   const { serialize } = protocol;
 
+  // Committed changes (migration 0005): this process is the database's only user (`claim`), so
+  // every change reaches it, in the answer of the statement or COMMIT that committed it.
+  const listeners = new Set<(table: string) => void>();
+  const changed = (table: string): void => {
+    for (const listener of listeners) listener(table);
+  };
+  const changes: ChangeFeed = {
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+
   // No syncToFs after each call: in memory and on Node's file system (NodeFS) PGlite writes
   // through and its syncToFs does nothing but take a lock; it matters only for browser stores.
-  const send = async (message: Uint8Array): Promise<BackendMessage[]> =>
-    (await pg.execProtocol(message, { syncToFs: false }).catch(rethrowDataError)).messages as BackendMessage[];
+  const send = async (message: Uint8Array): Promise<BackendMessage[]> => {
+    const messages = (await pg.execProtocol(message, { syncToFs: false }).catch(rethrowDataError)).messages as BackendMessage[];
+    for (const message of messages) {
+      if (message.name !== 'notification') continue;
+      const { channel, payload } = message as unknown as { channel: string; payload: string };
+      if (channel === CHANGES_CHANNEL) changed(payload);
+    }
+    return messages;
+  };
 
   const prepare = async (sql: string): Promise<Prepared> => {
     const name = `s${prepared.size + 1}`;
@@ -111,7 +194,8 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
     let statement = prepared.get(sql);
     if (!statement) {
       if (prepared.size >= MAX_PREPARED) {
-        const fallback = await pg.query<T>(sql, params ? [...params] : undefined).catch(rethrowDataError);
+        // PGlite's own path keeps the notifications to itself: count it as a change of anything.
+        const fallback = await pg.query<T>(sql, params ? [...params] : undefined).finally(() => changed('*')).catch(rethrowDataError);
         return { rows: fallback.rows, rowCount: Math.max(fallback.rows.length, fallback.affectedRows ?? 0) };
       }
       statement = await prepare(sql);
@@ -165,6 +249,9 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
       } else if (type === 0x43 /* C: CommandComplete */) {
         const words = data.toString('utf8', at + 5, end - 1).split(' ');
         if (CHANGES.has(words[0]!)) affected += Number(words.at(-1));
+      } else if (type === 0x41 /* A: NotificationResponse (process id, channel, payload) */) {
+        const channelEnd = data.indexOf(0, at + 9);
+        if (data.toString('utf8', at + 9, channelEnd) === CHANGES_CHANNEL) changed(data.toString('utf8', channelEnd + 1, end - 1));
       } else if (type === 0x45 /* E: ErrorResponse */) {
         throw errorOf(data);
       }
@@ -188,15 +275,20 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
     transaction: (fn) => withSavepoint(tx, fn),
   };
 
+  // Before migrations add the triggers: a session setting, so only this session's changes notify (and PostgreSQL's never do).
+  await send(serialize.query(`SET teamchat.notify_changes = 'on'; LISTEN ${CHANGES_CHANNEL}`));
+
   return {
     driver: 'pglite',
+    changes,
     query: <T>(sql: string, params?: readonly unknown[]) => {
       guard();
       return lock.run(() => run<T>(sql, params));
     },
     exec: (sql) => {
       guard();
-      return lock.run(() => pg.exec(sql).then(() => undefined));
+      // PGlite's own path keeps the notifications to itself: count it as a change of anything.
+      return lock.run(() => pg.exec(sql).finally(() => changed('*')).then(() => undefined));
     },
     transaction: <T>(fn: (tx: Db) => Promise<T>) => {
       guard();
@@ -217,7 +309,15 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
         return value;
       });
     },
-    close: () => lock.run(() => pg.close()),
+    close: () =>
+      lock.run(async () => {
+        listeners.clear();
+        try {
+          await pg.close();
+        } finally {
+          release();
+        }
+      }),
   };
 }
 

@@ -4,7 +4,10 @@
  * never used by, or filled from, a transaction's handle. The cross-process
  * side is in test/load/workers.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticate } from '../../server/auth/credentials.js';
 import { seedDemoIfEmpty, type DemoLogin } from '../../server/seed/demo.js';
 import { CUSTOM_EMOJI, GROUP, USER } from '../../server/seed/demo-data.js';
@@ -13,6 +16,7 @@ import type { Db, DbHandle } from '../../server/store/db.js';
 import { activeCustomEmojiById, activeCustomEmojiByName } from '../../server/store/emoji.js';
 import { isUserInGroup } from '../../server/store/groups.js';
 import { migrate } from '../../server/store/migrate.js';
+import { USER_COLUMNS } from '../../server/store/users.js';
 import { openPglite } from '../../server/store/pglite.js';
 import { openPostgres } from '../../server/store/postgres.js';
 import { startPostgres, type ThrowawayPostgres } from '../support/postgres.js';
@@ -57,7 +61,8 @@ describe.each(['pglite', 'postgres'])('shared cache on %s', (driver) => {
 
   it('answers group membership from the cache exactly as the database does, and follows changes', async () => {
     new SharedCache(db());
-    expect(cache().groupGraph(db())).toBeNull(); // nothing observed yet: the database answers
+    // Nothing observed yet: the database answers; PGlite's cache follows its change feed from the start.
+    expect(cache().groupGraph(db()) === null).toBe(driver === 'postgres');
     await observe();
     expect(cache().groupGraph(db())).not.toBeNull();
     const before = await fromDatabase();
@@ -107,5 +112,139 @@ describe.each(['pglite', 'postgres'])('shared cache on %s', (driver) => {
     await db().query('UPDATE custom_emoji SET deactivated = false WHERE id = $1', [CUSTOM_EMOJI.id]);
     await observe();
     expect((await activeCustomEmojiById(db(), CUSTOM_EMOJI.id))?.name).toBe(CUSTOM_EMOJI.name);
+  });
+});
+
+describe('PGlite change feed', () => {
+  const db = () => handles.pglite!;
+  /** The tables reported while `fn` runs, and those reported by the time its promise resolved. */
+  const reported = async (fn: () => Promise<unknown>) => {
+    const tables: string[] = [];
+    const stop = db().changes!.subscribe((table) => tables.push(table));
+    try {
+      await fn().catch(() => undefined);
+      return [...tables];
+    } finally {
+      stop();
+    }
+  };
+
+  it('reports a committed change before the promise of the statement or COMMIT that committed it resolves, and nothing rolled back', async () => {
+    expect(handles.postgres!.changes).toBeUndefined();
+    expect(await reported(() => db().query('UPDATE users SET full_name = full_name WHERE id = $1', [USER.dana]))).toEqual(['users']);
+    expect(await reported(() => db().query('UPDATE users SET last_user_input_at = 1 WHERE id = $1', [USER.dana]))).toEqual([]);
+    expect(await reported(() => db().query(`UPDATE user_messages SET flags = flags WHERE user_id = $1`, [USER.dana]))).toEqual([]);
+    // A change of a shared-cache table bumps cache_version, which reports.
+    expect(await reported(() => db().query('UPDATE realm SET name = name'))).toEqual(['cache_version']);
+    let insideTransaction: string[] = [];
+    const committed = await reported(() =>
+      db().transaction(async (tx) => {
+        await tx.query('UPDATE users SET full_name = full_name WHERE id = $1', [USER.dana]);
+        await tx.query('UPDATE users SET timezone = timezone WHERE id = $1', [USER.dana]);
+        insideTransaction = await reported(() => tx.query('UPDATE custom_profile_values SET value = value'));
+      }),
+    );
+    expect(insideTransaction).toEqual([]);
+    expect(committed.sort()).toEqual(['custom_profile_values', 'users']);
+    expect(
+      await reported(() =>
+        db().transaction(async (tx) => {
+          await tx.query('UPDATE users SET is_active = false WHERE id = $1', [USER.dana]);
+          throw new Error('roll back');
+        }),
+      ),
+    ).toEqual([]);
+    // A savepoint rolled back inside a committed transaction, and a failing statement, report nothing.
+    expect(
+      await reported(() =>
+        db().transaction(async (tx) => {
+          await tx.transaction(async (inner) => {
+            await inner.query('UPDATE users SET is_active = false WHERE id = $1', [USER.dana]);
+            throw new Error('roll back the savepoint');
+          }).catch(() => undefined);
+        }),
+      ),
+    ).toEqual([]);
+    expect(await reported(() => db().query('UPDATE users SET email = $2 WHERE id = $1', [USER.dana, 'owner@example.com']))).toEqual([]);
+    // Statements PGlite runs on its own path (scripts) count as a change of anything.
+    expect(await reported(() => db().exec('SELECT 1'))).toEqual(['*']);
+  });
+
+  it('reports every column authentication reads: only columns it never reads are left out of the users trigger', async () => {
+    const { rows } = await db().query<{ attname: string; covered: boolean }>(
+      `SELECT a.attname, a.attnum = ANY (t.tgattr::int2[]) AS covered FROM pg_attribute a
+       JOIN pg_trigger t ON t.tgrelid = a.attrelid AND t.tgname = 'users_notify_change'
+       WHERE a.attrelid = 'users'::regclass AND a.attnum > 0 AND NOT a.attisdropped`,
+    );
+    const uncovered = rows.filter((row) => !row.covered).map((row) => row.attname).sort();
+    expect(uncovered).toEqual(['api_key_sealed', 'last_user_input_at', 'password_hash']);
+    for (const column of uncovered) expect(USER_COLUMNS).not.toMatch(new RegExp(`\\b${column}\\b`));
+    expect(rows.length).toBeGreaterThan(20);
+  });
+
+  it('serves the shared cache without authentication and drops it with the change that commits', async () => {
+    const cache = new SharedCache(db());
+    const spy = vi.spyOn(db(), 'query');
+    try {
+      expect((await activeCustomEmojiById(db(), CUSTOM_EMOJI.id))?.name).toBe(CUSTOM_EMOJI.name);
+      expect((await activeCustomEmojiById(db(), CUSTOM_EMOJI.id))?.name).toBe(CUSTOM_EMOJI.name);
+      expect(spy).toHaveBeenCalledTimes(1);
+      await db().query('UPDATE custom_emoji SET deactivated = true WHERE id = $1', [CUSTOM_EMOJI.id]);
+      expect(await activeCustomEmojiById(db(), CUSTOM_EMOJI.id)).toBeNull();
+      await db().exec(`UPDATE custom_emoji SET deactivated = false WHERE id = ${CUSTOM_EMOJI.id}`);
+      expect((await activeCustomEmojiById(db(), CUSTOM_EMOJI.id))?.name).toBe(CUSTOM_EMOJI.name);
+      expect(spy).toHaveBeenCalledTimes(4);
+      expect(SharedCache.of(db())).toBe(cache);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('keeps an authentication only when no change came while it was read', async () => {
+    const cache = new SharedCache(db());
+    const login = logins.pglite!;
+    // A change committed while the authenticating statement waits for the lock: what it reads is not kept.
+    let release!: () => void;
+    const go = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const inside = new Promise<void>((resolve) => (started = resolve));
+    const held = db().transaction(async (tx) => {
+      started();
+      await go;
+      await tx.query('UPDATE users SET full_name = full_name WHERE id = $1', [login.userId]);
+    });
+    await inside;
+    const waiting = authenticate(db(), login.email, login.apiKey, cache);
+    release();
+    await held;
+    expect(await waiting).not.toBeNull();
+    expect(cache.authenticated(db(), login.email)).toBeUndefined();
+    expect(await authenticate(db(), login.email, login.apiKey, cache)).not.toBeNull();
+    expect(cache.authenticated(db(), login.email)?.user.id).toBe(login.userId);
+    // Never for a transaction's handle, which may see its own changes.
+    await db().transaction(async (tx) => {
+      expect(cache.authenticated(tx, login.email)).toBeUndefined();
+    });
+  });
+});
+
+describe('the embedded database directory', () => {
+  it('is refused to a second opener while open, and taken over from a process that is gone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teamchat-claim-'));
+    try {
+      const first = await openPglite({ dataDir: dir });
+      await expect(openPglite({ dataDir: dir })).rejects.toThrow(/already open in this process/);
+      writeFileSync(join(dir, 'teamchat.pid'), String(process.ppid));
+      await first.close();
+      // The parent (the test runner) is alive: its pid file is respected.
+      writeFileSync(join(dir, 'teamchat.pid'), String(process.ppid));
+      await expect(openPglite({ dataDir: dir })).rejects.toThrow(new RegExp(`in use by process ${process.ppid}`));
+      // A pid no process has (beyond the kernel's limit) is a file left behind.
+      writeFileSync(join(dir, 'teamchat.pid'), '2147483646');
+      const again = await openPglite({ dataDir: dir });
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
