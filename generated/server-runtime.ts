@@ -275,6 +275,66 @@ export function respond(status: number, body?: unknown, headers?: ResponseHeader
   return new Responded(status, body, headers);
 }
 
+/** What the bindings sent for a {@link constantBody} value: its bytes, made at its first answer. */
+interface ConstantBytes {
+  /** The body in the success envelope (`result`, `msg`, then the body's fields). */
+  enveloped?: Buffer;
+  /** The body as it is. */
+  json?: Buffer;
+}
+
+const constantBytes = new WeakMap<object, ConstantBytes>();
+
+/**
+ * Marks JSON data as a constant answer: deep-frozen here (plain objects,
+ * arrays, strings, numbers, booleans, null, and undefined where
+ * `JSON.stringify` leaves it out; anything else is a TypeError), so that the bindings serialise it once, at its first answer,
+ * and send the stored bytes to every later request whose answer it is (as
+ * the primary success body of a JSON operation, enveloped or not). The bytes
+ * are those `JSON.stringify` gives, as for any other answer. For payloads
+ * that change rarely and are kept whole (a cached settings document, a list
+ * rebuilt on invalidation, a canned reply): make a new constant when the
+ * data changes; the old one's bytes go with it. A string, number, boolean or
+ * null is returned as it is (nothing to store).
+ */
+export function constantBody<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !constantBytes.has(value)) {
+    freezeJson(value, '(body)', new Set());
+    constantBytes.set(value, {});
+  }
+  return value;
+}
+
+/** A handler answering every request with one constant body ({@link constantBody}), from one settled promise. */
+export function constantHandler<R>(body: R): () => Promise<R> {
+  const answer = Promise.resolve(constantBody(body));
+  return () => answer;
+}
+
+function freezeJson(value: unknown, path: string, open: Set<object>): void {
+  if (value === null || value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return;
+  const kind = typeof value !== 'object' ? typeof value : Array.isArray(value) ? 'array' : 'object';
+  const prototype = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  const plain = kind === 'array' ? prototype === Array.prototype : kind === 'object' && (prototype === Object.prototype || prototype === null);
+  if (!plain) throw new TypeError(`constantBody takes JSON data only (plain objects, arrays, strings, numbers, booleans, null): ${path} is ${describe(value)}`);
+  const object = value as object;
+  if (open.has(object)) throw new TypeError(`constantBody takes JSON data only: ${path} refers back to an enclosing value`);
+  open.add(object);
+  for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(object))) {
+    if (kind === 'array' && key === 'length') continue;
+    if (!('value' in descriptor)) throw new TypeError(`constantBody takes JSON data only: ${path}.${key} is an accessor`);
+    if (descriptor.enumerable === true) freezeJson(descriptor.value, `${path}.${key}`, open);
+  }
+  open.delete(object);
+  Object.freeze(object);
+}
+
+function describe(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return `a ${typeof value}`;
+  const name = (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name;
+  return name === undefined || name === '' ? 'an object of another kind' : `a ${name}`;
+}
+
 /** The declared answers of `R` whose status may be `S` (an exact status, else a range or `default` typed `number`). */
 export type ResponseFor<R, S extends number> = R extends Responded<infer RS, unknown, unknown> ? (S extends RS ? R : never) : never;
 
@@ -610,12 +670,34 @@ function bind<Params, User>(
   // readRequest's cases (whole bodies, renamed path parameters, cookies, a single file): decided once, here.
   const plain = body === undefined && route.pathNames === undefined && route.cookies !== true && route.file === undefined;
   const respondHere = respond as unknown as Respond<unknown>;
+  // A constant body (constantBody) is sent as stored bytes where it would go out as JSON with Fastify's default type.
+  const storedJson =
+    envelope ||
+    primary === undefined ||
+    primary.length === 0 ||
+    (primary[0]!.kind === 'json' && (primary[0]!.mediaType === 'application/json' || primary[0]!.mediaType.includes('*')));
 
   /** Sends what the handler answered; runs after the handler, at once or when its promise settles. */
   const answer = (reply: FastifyReply, result: unknown, unsupported: readonly string[]): void => {
     if (reply.sent) return;
     if (result instanceof Responded) {
       sendResponded(reply, route, result);
+      return;
+    }
+    const constant = storedJson ? constantBytes.get(result as object) : undefined;
+    if (constant !== undefined && unsupported.length === 0 && !reply.hasHeader('content-type')) {
+      let bytes: Buffer;
+      if (envelope) {
+        if (settings.validateResponses || constant.enveloped === undefined) {
+          const enveloped = { result: 'success', msg: '', ...(result as object) };
+          checkResponse(settings, route, validate, enveloped);
+          bytes = constant.enveloped ??= Buffer.from(JSON.stringify(enveloped));
+        } else bytes = constant.enveloped;
+      } else {
+        if (primary === undefined || primary[0]?.kind === 'json') checkResponse(settings, route, validate, result);
+        bytes = constant.json ??= Buffer.from(JSON.stringify(result));
+      }
+      reply.code(status).type(JSON_TYPE).send(bytes);
       return;
     }
     if (envelope) {
@@ -696,6 +778,9 @@ function bind<Params, User>(
     },
   });
 }
+
+/** The Content-Type Fastify gives the JSON text it serialises. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A handler's promise rejected, or answering its result failed: Fastify's error handling, as for a thrown error. */
 function failed(reply: FastifyReply, error: unknown): void {

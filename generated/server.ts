@@ -89,7 +89,7 @@ import {
   responseValidators,
 } from './validators.js';
 
-export { ApiError, FRAMEWORK_ERROR_STATUS, frameworkErrors, notImplemented, respond, Responded } from './server-runtime.js';
+export { ApiError, constantBody, constantHandler, FRAMEWORK_ERROR_STATUS, frameworkErrors, notImplemented, respond, Responded } from './server-runtime.js';
 export type {
   ApiSettings,
   Authenticate,

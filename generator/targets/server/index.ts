@@ -142,12 +142,20 @@ function mockView(ctx: TargetContext, operations: OperationView[]) {
     return {
       camel: operation.camel,
       example: answer ?? false,
+      // The same body for every request: one frozen value (the bindings send its bytes, made once).
+      // mockAnswer writes a body as `(value)`; the call's own parentheses replace them.
+      constant: answer !== undefined && answer.startsWith('(') && answer.endsWith(')') ? answer.slice(1, -1) : false,
       parameters: answer?.startsWith('ctx.') === true ? '_params, ctx' : '',
       notImplemented: notImplemented(operation),
       failure: failure.expression(operation),
     };
   });
-  return { operations: entries, needsApiError: entries.some((entry) => entry.example === false), failureImport: failure.name };
+  return {
+    operations: entries,
+    needsApiError: entries.some((entry) => entry.example === false),
+    needsConstant: entries.some((entry) => entry.constant !== false),
+    failureImport: failure.name,
+  };
 }
 
 /** Handler files whose operation left the spec: reported, never deleted. */
