@@ -67,87 +67,100 @@ export interface RangeUpdateResult {
 }
 
 /**
- * The channels whose messages the caller ($1) may read: web-public channels
- * for everyone, other public channels for non-guests ($2), private channels
- * and, for guests, any channel through an active subscription. Read once per
- * statement (a few rows), so each candidate message is checked by lookup.
+ * The channels whose messages the caller ($1) may read, and whether it is
+ * actively subscribed to each: web-public channels for everyone, other
+ * public channels for non-guests ($2), private channels and, for guests, any
+ * channel through an active subscription (so every channel it is actively
+ * subscribed to is here). Read once per statement (a few rows), so each
+ * candidate message is checked by lookup.
  */
 const READABLE_CHANNELS = `readable AS MATERIALIZED (
-    SELECT c.id FROM channels c LEFT JOIN subscriptions s ON s.channel_id = c.id AND s.user_id = $1
+    SELECT c.id, COALESCE(s.active, false) AS subscribed
+    FROM channels c LEFT JOIN subscriptions s ON s.channel_id = c.id AND s.user_id = $1
     WHERE c.is_web_public OR (NOT c.is_private AND NOT $2) OR COALESCE(s.active, false))`;
 
 /**
  * The candidate rows: the caller's copies it may read (READABLE_CHANNELS, in
- * the same statement); direct messages: the participants, who are exactly
- * those with a copy.
+ * the same statement); direct messages (no channel): the participants, who
+ * are exactly those with a copy.
  */
 const ACCESSIBLE = `
   FROM user_messages um JOIN messages m ON m.id = um.message_id
-  WHERE um.user_id = $1 AND (m.type = 'private' OR m.channel_id IN (SELECT id FROM readable))`;
+  WHERE um.user_id = $1 AND (m.channel_id IS NULL OR m.channel_id IN (SELECT id FROM readable))`;
 
 /**
  * Finds the range of matching messages around the anchor and sets or clears
  * the flag on it, in one statement (so atomically). A keyword anchor
  * resolves to a message (the oldest, newest or first unread match), which is
  * then the range's anchor like an explicit ID; one extra row on each side
- * tells whether that side was exhausted. On PostgreSQL the rows are locked
- * in ID order before they change: the range is listed newest-first before the anchor and
+ * tells whether that side was exhausted. Only rows whose flag changes are
+ * written. On PostgreSQL those rows are locked in ID order before they
+ * change: the range is listed newest-first before the anchor and
  * oldest-first after it, so two requests over overlapping ranges could
- * otherwise lock the same rows in opposite orders and deadlock.
+ * otherwise lock the same rows in opposite orders and deadlock. A row that
+ * already has the wanted state in the statement's snapshot is neither
+ * locked nor written (as with a plain UPDATE ... WHERE), so a request that
+ * changes nothing writes nothing and waits for no other; a row another
+ * request changes while this one waits for its lock is checked again once
+ * locked (READ COMMITTED re-evaluates the condition on the row's newest
+ * version), so each change is counted once.
  */
 export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise<RangeUpdateResult> {
   const p = new SqlParams(request.params.values);
-  const matches = (extra: string, order: 'ASC' | 'DESC', limit: string) =>
-    `SELECT m.id ${ACCESSIBLE} AND (${request.condition}) AND ${extra} ORDER BY m.id ${order} LIMIT ${limit}`;
+  const matches = (columns: string, extra: string, order: 'ASC' | 'DESC', limit: string) =>
+    `SELECT ${columns} ${ACCESSIBLE} AND (${request.condition}) AND ${extra} ORDER BY m.id ${order} LIMIT ${limit}`;
   const anchor = request.anchor;
   const anchorSql =
     typeof anchor === 'object'
       ? `${p.add(anchor.id)}::integer`
       : anchor === 'first_unread'
-        ? `COALESCE((${matches(`NOT ('read' = ANY (um.flags))`, 'ASC', '1')}), (${matches('true', 'DESC', '1')}))`
-        : `(${matches('true', anchor === 'oldest' ? 'ASC' : 'DESC', '1')})`;
+        ? `COALESCE((${matches('m.id', `NOT ('read' = ANY (um.flags))`, 'ASC', '1')}), (${matches('m.id', 'true', 'DESC', '1')}))`
+        : `(${matches('m.id', 'true', anchor === 'oldest' ? 'ASC' : 'DESC', '1')})`;
   const numBefore = p.add(request.numBefore);
   const numAfter = p.add(request.numAfter);
-  const includeAnchor = p.add(request.includeAnchor);
   const flag = p.add(request.flag);
-  const skip = p.add(request.skipUnsubscribed);
+  const skip = request.skipUnsubscribed;
+  // The range's rows carry their channel, so the messages are read once.
+  const columns = skip ? 'm.id, m.channel_id' : 'm.id';
+  // The anchor itself, when included, comes from the scan after it: that scan starts at the anchor and reads one row more.
+  const self = request.includeAnchor
+    ? `
+      UNION ALL (SELECT * FROM after WHERE id = (SELECT id FROM anchor))`
+    : '';
+  const afterFrom = request.includeAnchor ? `m.id >= (SELECT id FROM anchor)` : `m.id > (SELECT id FROM anchor)`;
+  const afterLimit = request.includeAnchor ? `${numAfter}::integer + 2` : `${numAfter}::integer + 1`;
+  // With skipUnsubscribed, the range's messages in channels the caller is not actively subscribed to stay as they are.
+  const target = skip ? `SELECT id FROM range WHERE channel_id IS NULL OR channel_id IN (SELECT id FROM readable WHERE subscribed)` : 'SELECT id FROM range';
+  // Only the rows whose flag changes.
+  const changes = request.present ? `NOT (${flag}::text = ANY (flags))` : `${flag}::text = ANY (flags)`;
+  const set = request.present ? `array_append(flags, ${flag}::text)` : `array_remove(flags, ${flag}::text)`;
   // PGlite runs one statement at a time, so only PostgreSQL's concurrent
   // connections need the rows locked in order first (on PGlite the extra
   // pass cost about half again the statement's time).
   const lockInOrder = db.driver === 'postgres';
-  const change = request.present
-    ? `flags = array_append(flags, ${flag}::text) WHERE NOT (${flag}::text = ANY (flags))`
-    : `flags = array_remove(flags, ${flag}::text) WHERE ${flag}::text = ANY (flags)`;
   const sql = `WITH ${READABLE_CHANNELS},
     anchor AS MATERIALIZED (SELECT ${anchorSql} AS id),
-    before AS MATERIALIZED (${matches('m.id < (SELECT id FROM anchor)', 'DESC', `${numBefore}::integer + 1`)}),
-    after AS MATERIALIZED (${matches('m.id > (SELECT id FROM anchor)', 'ASC', `${numAfter}::integer + 1`)}),
-    self AS MATERIALIZED (${matches(`m.id = (SELECT id FROM anchor) AND ${includeAnchor}::boolean`, 'ASC', '1')}),
+    before AS MATERIALIZED (${matches(columns, 'm.id < (SELECT id FROM anchor)', 'DESC', `${numBefore}::integer + 1`)}),
+    after AS MATERIALIZED (${matches(columns, afterFrom, 'ASC', afterLimit)}),
     range AS MATERIALIZED (
-      (SELECT id FROM before ORDER BY id DESC LIMIT ${numBefore}::integer)
-      UNION ALL (SELECT id FROM self)
-      UNION ALL (SELECT id FROM after ORDER BY id ASC LIMIT ${numAfter}::integer)),
-    target AS MATERIALIZED (
-      SELECT m.id, m.channel_id, m.channel_id IS NULL OR m.channel_id IN (
-        SELECT s.channel_id FROM subscriptions s WHERE s.user_id = $1 AND s.active
-      ) AS subscribed
-      FROM messages m WHERE m.id IN (SELECT id FROM range)),
+      (SELECT * FROM before ORDER BY id DESC LIMIT ${numBefore}::integer)${self}
+      UNION ALL (SELECT * FROM after WHERE id > (SELECT id FROM anchor) ORDER BY id ASC LIMIT ${numAfter}::integer)),
     ${
       lockInOrder
         ? `locked AS MATERIALIZED (
       SELECT message_id FROM user_messages
-      WHERE user_id = $1 AND message_id IN (SELECT id FROM target WHERE subscribed OR NOT ${skip}::boolean)
+      WHERE user_id = $1 AND message_id IN (${target}) AND ${changes}
       ORDER BY message_id FOR UPDATE),`
         : ''
     }
     changed AS (
-      UPDATE user_messages SET ${change}
-        AND user_id = $1 AND message_id IN (${lockInOrder ? 'SELECT message_id FROM locked' : `SELECT id FROM target WHERE subscribed OR NOT ${skip}::boolean`})
+      UPDATE user_messages SET flags = ${set}
+      WHERE user_id = $1 AND message_id IN (${lockInOrder ? 'SELECT message_id FROM locked' : target}) AND ${changes}
       RETURNING 1)
     SELECT (SELECT array_agg(id ORDER BY id) FROM range) AS ids,
       (SELECT count(*)::integer FROM before) AS before_count,
-      (SELECT count(*)::integer FROM after) AS after_count,
-      (SELECT array_agg(DISTINCT channel_id ORDER BY channel_id) FROM target WHERE NOT subscribed) AS other_channels,
+      (SELECT count(*)::integer FROM after WHERE id > (SELECT id FROM anchor)) AS after_count,
+      ${skip ? `(SELECT array_agg(DISTINCT channel_id ORDER BY channel_id) FROM range WHERE channel_id NOT IN (SELECT id FROM readable WHERE subscribed))` : 'NULL::integer[]'} AS other_channels,
       (SELECT count(*)::integer FROM changed) AS updated_count`;
   const { rows } = await db.query<{
     ids: number[] | null;

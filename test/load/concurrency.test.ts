@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isApiError } from '../../generated/client.js';
 import type { UpdateMessageFlagsForNarrowParams, UpdateMessageFlagsForNarrowResponse } from '../../generated/types.js';
 import { CHANNEL, USER } from '../../server/seed/demo-data.js';
+import { updateFlagOverRange } from '../../server/domain/flags.js';
+import { SqlParams } from '../../server/domain/narrow.js';
 import { addReaction, insertMessage } from '../../server/store/messages.js';
 import { drivers, startTestServer, type TestServer, type Who } from '../support/server.js';
 
@@ -135,6 +137,54 @@ describe.each(drivers)('concurrent writes on %s', (driver) => {
       [ids],
     );
     expect(rows[0]!.n).toBe(0);
+  });
+
+
+  it("one user's overlapping ranges on both sides of their anchors, set and cleared by many statements at once: no deadlock, counts equal the transitions", async () => {
+    // A range is listed newest-first before its anchor and oldest-first
+    // after it: rows written in that order, or in whatever order a plan
+    // picks, by two such statements over the same rows could be locked in
+    // opposite orders. Straight through the domain function, ten
+    // connections at once, so the statements overlap far more than HTTP
+    // requests do.
+    const member = userId('member');
+    const flags = ['starred', 'read'] as const;
+    const count = async () =>
+      Object.fromEntries(await Promise.all(flags.map(async (flag) => [flag, (await flagged('member', flag)).length] as const)));
+    const before = await count();
+    const net = { starred: 0, read: 0 };
+    let seed = 17;
+    const next = (n: number) => ((seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0), (seed >>> 8) % n);
+    const requests = Array.from({ length: 400 }, () => ({
+      at: next(MESSAGES),
+      numBefore: next(MESSAGES),
+      numAfter: next(MESSAGES),
+      present: next(2) === 0,
+      flag: flags[next(2)]!,
+    }));
+    const condition = 'm.channel_id = $3 AND lower(m.topic) = lower($4)';
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, worker) => {
+        for (let i = worker; i < requests.length; i += 10) {
+          const r = requests[i]!;
+          const result = await updateFlagOverRange(server.db, {
+            condition,
+            params: new SqlParams([member, false, CHANNEL.general, TOPIC]),
+            anchor: { id: ids[r.at]! },
+            includeAnchor: true,
+            numBefore: r.numBefore,
+            numAfter: r.numAfter,
+            flag: r.flag,
+            present: r.present,
+            skipUnsubscribed: false,
+          });
+          expect(result.ids).toEqual(expectedRange(ids, { who: 'member', op: 'add', flag: r.flag, at: r.at, before: r.numBefore, after: r.numAfter }));
+          net[r.flag] += r.present ? result.updatedCount : -result.updatedCount;
+        }
+      }),
+    );
+    const after = await count();
+    for (const flag of flags) expect(net[flag], flag).toBe(after[flag]! - before[flag]!);
   });
 
   it('removes one reaction requested many times at once exactly once; other users keep theirs until they remove them', async () => {
