@@ -96,6 +96,38 @@ function alive(pid: number): boolean {
   }
 }
 
+// Execute (unnamed portal, every row) and Sync: the same bytes after every Bind.
+const EXECUTE_SYNC = Buffer.concat([protocol.serialize.execute({}), protocol.serialize.sync()]);
+
+/**
+ * Bind (unnamed portal, the named statement, every parameter and every
+ * result column as text), Execute and Sync in one buffer: the bytes
+ * `serialize.bind`, `serialize.execute` and `serialize.sync` write, without
+ * their general-purpose writer (a few microseconds per statement).
+ */
+export function bindExecuteSync(statement: string, values: readonly (string | null)[]): Buffer {
+  const lengths = values.map((value) => (value === null ? -1 : Buffer.byteLength(value)));
+  let size = 4 + 1 + Buffer.byteLength(statement) + 1 + 2 + 2 * values.length + 2 + 2;
+  for (const length of lengths) size += 4 + Math.max(length, 0);
+  const out = Buffer.allocUnsafe(1 + size + EXECUTE_SYNC.length);
+  let at = out.writeUInt8(0x42 /* B */, 0);
+  at = out.writeInt32BE(size, at);
+  at = out.writeUInt8(0, at); // portal ''
+  at += out.write(statement, at);
+  at = out.writeUInt8(0, at);
+  at = out.writeInt16BE(values.length, at); // parameter format codes: text
+  out.fill(0, at, at + 2 * values.length);
+  at += 2 * values.length;
+  at = out.writeInt16BE(values.length, at);
+  for (let i = 0; i < values.length; i++) {
+    at = out.writeInt32BE(lengths[i]!, at);
+    if (lengths[i]! > 0) at += out.write(values[i]!, at);
+  }
+  at = out.writeInt16BE(0, at); // result format codes: none, so text
+  EXECUTE_SYNC.copy(out, at);
+  return out;
+}
+
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -206,7 +238,7 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
       const serializer = pg.serializers[statement.paramTypes[i]!];
       return serializer ? (serializer(value) as string) : String(value);
     });
-    return rowsOf<T>(statement, await sendRaw(concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()])));
+    return rowsOf<T>(statement, await sendRaw(bindExecuteSync(statement.name, values)));
   };
 
   // The hot path: the answer's bytes as PostgreSQL wrote them, not run through PGlite's message parser

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../server/store/db.js';
 import { migrate, readMigrations } from '../../server/store/migrate.js';
-import { openPglite } from '../../server/store/pglite.js';
+import { protocol } from '@electric-sql/pglite';
+import { bindExecuteSync, openPglite } from '../../server/store/pglite.js';
 import { openPostgres } from '../../server/store/postgres.js';
 import { startPostgres, type ThrowawayPostgres } from '../support/postgres.js';
 
@@ -212,5 +213,20 @@ describe('postgres prepared statements', () => {
     await db.query(sql, [2]).catch(() => undefined);
     expect((await db.query(sql, [3])).rows).toEqual([{ n: 4 }]);
     expect(await backend()).not.toBe(pid);
+  });
+});
+
+describe('PGlite Bind, Execute and Sync', () => {
+  it.each<[string, (string | null)[]]>([
+    ['s1', []],
+    ['s12', ['5', '123']],
+    ['s2000', [null, '', 'é', '€ and 𝄞', 'x'.repeat(70_000), null]],
+  ])('writes the bytes pg-protocol writes for %s', (statement, values) => {
+    const expected = Buffer.concat([
+      protocol.serialize.bind({ statement, values }),
+      protocol.serialize.execute({}),
+      protocol.serialize.sync(),
+    ]);
+    expect(bindExecuteSync(statement, values).equals(expected)).toBe(true);
   });
 });
