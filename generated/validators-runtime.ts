@@ -124,9 +124,13 @@ export const INVALID_JSON: unique symbol = Symbol('invalid JSON');
  * faster than calling JSON.parse; anything else, or anything unusual in
  * them (whitespace, escapes, leading zeros, long numbers), goes to JSON.parse.
  */
-export function parseJson(text: string): unknown {
+export function parseJson(text: string, reader?: JsonReader): unknown {
   const quick = parseTinyJson(text);
   if (quick !== NOT_TINY) return quick;
+  if (reader !== undefined) {
+    const value = readWholeJson(text, reader);
+    if (value !== JSON_MISS) return value;
+  }
   try {
     return JSON.parse(text);
   } catch {
@@ -135,6 +139,291 @@ export function parseJson(text: string): unknown {
 }
 
 const NOT_TINY: unique symbol = Symbol('not tiny JSON');
+
+/*
+ * Readers of JSON text shaped by a schema. The generator writes one per
+ * JSON-encoded parameter whose schema has objects with listed properties:
+ * it reads those properties' keys by comparing characters and stores them
+ * under constant names, where JSON.parse (and a general reader) must look
+ * every key up as a new string. A reader is only a faster parser: it
+ * returns exactly what JSON.parse would, or JSON_MISS for anything it
+ * leaves to JSON.parse (escapes, `__proto__` keys, anything invalid), and
+ * the parameter's checks then run on the value as before.
+ */
+
+/** Where a reader is in the text; `k` and `n`: where the last key not listed starts, and its length. */
+export class JsonCursor {
+  s = '';
+  at = 0;
+  k = 0;
+  n = 0;
+}
+
+export type JsonReader = (c: JsonCursor) => unknown;
+
+/** What a reader returns for text it leaves to JSON.parse. */
+export const JSON_MISS: unique symbol = Symbol('left to JSON.parse');
+
+const jsonCursor = new JsonCursor();
+
+function readWholeJson(text: string, reader: JsonReader): unknown {
+  jsonCursor.s = text;
+  jsonCursor.at = 0;
+  let value: unknown;
+  try {
+    value = reader(jsonCursor);
+    if (value !== JSON_MISS && skipJsonSpace(text, jsonCursor.at) !== text.length) value = JSON_MISS;
+  } catch {
+    // Nesting deeper than the stack: JSON.parse decides.
+    value = JSON_MISS;
+  }
+  jsonCursor.s = '';
+  return value;
+}
+
+/** The first index at or after `at` that is not JSON whitespace. */
+function skipJsonSpace(s: string, at: number): number {
+  let c = s.charCodeAt(at);
+  while (c === 32 || c === 10 || c === 13 || c === 9) c = s.charCodeAt(++at);
+  return at;
+}
+
+/** The index of the quote closing a string whose text starts at `start`, or -1 (escapes and control characters are left to JSON.parse). */
+function jsonStringEnd(s: string, start: number): number {
+  for (let i = start; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 34 /* " */) return i;
+    if (c === 92 /* \ */ || c < 32) return -1;
+  }
+  return -1;
+}
+
+/** The character code of the value at the cursor, past whitespace. */
+export function jsonKind(c: JsonCursor): number {
+  c.at = skipJsonSpace(c.s, c.at);
+  return c.s.charCodeAt(c.at);
+}
+
+/**
+ * Opens the container `open` (`{` or `[`, closed by `close`) at the cursor:
+ * 1 past it and the whitespace after it, 0 past the whole of an empty one,
+ * -1 (nothing read) when the value there is something else.
+ */
+export function jsonOpen(c: JsonCursor, open: number, close: number): number {
+  const s = c.s;
+  let at = c.at;
+  if (s.charCodeAt(at) !== open) {
+    at = skipJsonSpace(s, at);
+    if (s.charCodeAt(at) !== open) return -1;
+  }
+  at = skipJsonSpace(s, at + 1);
+  if (s.charCodeAt(at) === close) {
+    c.at = at + 1;
+    return 0;
+  }
+  c.at = at;
+  return 1;
+}
+
+/** After a member or element: 1 past a comma (and whitespace), 0 past `close`, -1 for anything else. */
+export function jsonNext(c: JsonCursor, close: number): number {
+  const s = c.s;
+  let at = c.at;
+  let ch = s.charCodeAt(at);
+  if (ch === 32 || ch === 10 || ch === 13 || ch === 9) {
+    at = skipJsonSpace(s, at);
+    ch = s.charCodeAt(at);
+  }
+  if (ch === 44 /* , */) {
+    at++;
+    ch = s.charCodeAt(at);
+    c.at = ch === 32 || ch === 10 || ch === 13 || ch === 9 ? skipJsonSpace(s, at) : at;
+    return 1;
+  }
+  if (ch === close) {
+    c.at = at + 1;
+    return 0;
+  }
+  return -1;
+}
+
+/**
+ * A member's key and its colon: the key's index in `names`, -1 for a key
+ * not among them (its text at `c.k`, `c.n` long, for `jsonMember`), or -2
+ * to leave the text to JSON.parse.
+ */
+export function jsonField(c: JsonCursor, names: readonly string[]): number {
+  const s = c.s;
+  const start = c.at + 1;
+  if (s.charCodeAt(c.at) !== 34 /* " */) return -2;
+  // A listed name is compared where the text stands (names need no escapes), without finding the key's end first.
+  const first = s.charCodeAt(start);
+  let found = -1;
+  let end = -1;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const length = name.length;
+    if (name.charCodeAt(0) !== first || s.charCodeAt(start + length) !== 34) continue;
+    let j = 1;
+    while (j < length && s.charCodeAt(start + j) === name.charCodeAt(j)) j++;
+    if (j === length) {
+      found = i;
+      end = start + length;
+      break;
+    }
+  }
+  if (found < 0) {
+    end = jsonStringEnd(s, start);
+    if (end < 0) return -2;
+    c.k = start;
+    c.n = end - start;
+  }
+  let at = end + 1;
+  if (s.charCodeAt(at) !== 58 /* : */) {
+    at = skipJsonSpace(s, at);
+    if (s.charCodeAt(at) !== 58) return -2;
+  }
+  at++;
+  const ch = s.charCodeAt(at);
+  c.at = ch === 32 || ch === 10 || ch === 13 || ch === 9 ? skipJsonSpace(s, at) : at;
+  return found;
+}
+
+/** The member whose key `jsonField` did not list, stored as JSON.parse stores it; false to leave the text to JSON.parse. */
+export function jsonMember(c: JsonCursor, o: Record<string, unknown>): boolean {
+  const key = c.s.slice(c.k, c.k + c.n);
+  if (key === '__proto__') return false;
+  const value = readJsonValue(c);
+  if (value === JSON_MISS) return false;
+  o[key] = value;
+  return true;
+}
+
+/** A string at the cursor, or whatever other value is there. */
+export function readJsonString(c: JsonCursor): unknown {
+  const s = c.s;
+  const at = c.at;
+  if (s.charCodeAt(at) !== 34 /* " */) return readJsonValue(c);
+  const end = jsonStringEnd(s, at + 1);
+  if (end < 0) return JSON_MISS;
+  c.at = end + 1;
+  return s.slice(at + 1, end);
+}
+
+const NO_NAMES: readonly string[] = [];
+
+/** An integer at the cursor (at most 15 digits, so exact), or whatever other value is there. */
+export function readJsonInteger(c: JsonCursor): unknown {
+  const s = c.s;
+  let i = c.at;
+  let ch = s.charCodeAt(i);
+  if (ch < 49 || ch > 57) return readJsonValue(c);
+  let n = 0;
+  do {
+    n = n * 10 + (ch - 48);
+    ch = s.charCodeAt(++i);
+  } while (ch >= 48 && ch <= 57);
+  if (ch === 46 || ch === 101 || ch === 69 || i - c.at > 15) return readJsonValue(c);
+  c.at = i;
+  return n;
+}
+
+/** Any JSON value at the cursor, past whitespace; the general reader every shaped reader falls back on. */
+export function readJsonValue(c: JsonCursor): unknown {
+  const s = c.s;
+  const at = skipJsonSpace(s, c.at);
+  const ch = s.charCodeAt(at);
+  c.at = at;
+  switch (ch) {
+    case 34 /* " */: {
+      const end = jsonStringEnd(s, at + 1);
+      if (end < 0) return JSON_MISS;
+      c.at = end + 1;
+      return s.slice(at + 1, end);
+    }
+    case 123 /* { */: {
+      const o: Record<string, unknown> = {};
+      if (jsonOpen(c, 123, 125) === 0) return o;
+      for (;;) {
+        if (jsonField(c, NO_NAMES) !== -1 || !jsonMember(c, o)) return JSON_MISS;
+        const next = jsonNext(c, 125);
+        if (next === 0) return o;
+        if (next < 0) return JSON_MISS;
+      }
+    }
+    case 91 /* [ */: {
+      const list: unknown[] = [];
+      if (jsonOpen(c, 91, 93) === 0) return list;
+      for (;;) {
+        const value = readJsonValue(c);
+        if (value === JSON_MISS) return value;
+        list.push(value);
+        const next = jsonNext(c, 93);
+        if (next === 0) return list;
+        if (next < 0) return JSON_MISS;
+      }
+    }
+    case 116 /* t */:
+      if (s.startsWith('true', at)) {
+        c.at = at + 4;
+        return true;
+      }
+      return JSON_MISS;
+    case 102 /* f */:
+      if (s.startsWith('false', at)) {
+        c.at = at + 5;
+        return false;
+      }
+      return JSON_MISS;
+    case 110 /* n */:
+      if (s.startsWith('null', at)) {
+        c.at = at + 4;
+        return null;
+      }
+      return JSON_MISS;
+    default:
+      return readJsonNumber(c, s, at);
+  }
+}
+
+/** A number by JSON's grammar (`-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`), short integers summed by hand. */
+function readJsonNumber(c: JsonCursor, s: string, start: number): unknown {
+  let i = start;
+  let ch = s.charCodeAt(i);
+  const negative = ch === 45; /* - */
+  if (negative) ch = s.charCodeAt(++i);
+  if (ch === 48 /* 0 */) {
+    ch = s.charCodeAt(++i);
+  } else if (ch >= 49 && ch <= 57) {
+    const first = i;
+    let n = 0;
+    do {
+      n = n * 10 + (ch - 48);
+      ch = s.charCodeAt(++i);
+    } while (ch >= 48 && ch <= 57);
+    if (ch !== 46 && ch !== 101 && ch !== 69 && i - first <= 15) {
+      c.at = i;
+      return negative ? -n : n;
+    }
+  } else {
+    return JSON_MISS;
+  }
+  if (ch === 46 /* . */) {
+    ch = s.charCodeAt(++i);
+    if (!(ch >= 48 && ch <= 57)) return JSON_MISS;
+    do ch = s.charCodeAt(++i);
+    while (ch >= 48 && ch <= 57);
+  }
+  if (ch === 101 || ch === 69 /* e E */) {
+    ch = s.charCodeAt(++i);
+    if (ch === 43 || ch === 45) ch = s.charCodeAt(++i);
+    if (!(ch >= 48 && ch <= 57)) return JSON_MISS;
+    do ch = s.charCodeAt(++i);
+    while (ch >= 48 && ch <= 57);
+  }
+  c.at = i;
+  return Number(s.slice(start, i));
+}
 
 function parseTinyJson(text: string): unknown {
   const first = text.charCodeAt(0);

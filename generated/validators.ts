@@ -28,6 +28,8 @@ import type {
 import type { Decoded, Failure, HeadersLike, HeaderTable, Issue, RawRequest, ResponseCheck, ResponseTable, ValidateOptions } from './validators-runtime.js';
 import {
   INVALID_JSON,
+  JSON_MISS,
+  JsonCursor,
   SCALAR_INTEGER,
   checkResponse,
   checkResponseHeaders,
@@ -35,11 +37,18 @@ import {
   invalid,
   invalidFrom,
   invalidJson,
+  jsonField,
+  jsonMember,
+  jsonNext,
+  jsonOpen,
   keySegment,
   missing,
   parseInteger,
   parseJson,
   prefixFailures,
+  readJsonInteger,
+  readJsonString,
+  readJsonValue,
   repeated,
   repeatedElements,
   responseValidatorTables,
@@ -184,6 +193,52 @@ const ENUM_1 = new Set<number>([100, 200, 300, 400, 600]);
 const PARAMETERS_4 = new Set<string>(["invitee_emails", "invite_expires_in_minutes", "invite_as", "stream_ids", "group_ids", "include_realm_default_subscriptions", "notify_referrer_on_join", "welcome_message_custom_text"]);
 const PARAMETERS_5 = new Set<string>(["stream_id", "topic_name"]);
 const PATTERN_1 = new RegExp("^([0-9]+|newest|oldest|first_unread)$");
+const readJson1 = (c: JsonCursor): unknown => {
+  const a: unknown[] = [];
+  const open = jsonOpen(c, 91, 93);
+  if (open < 0) return readJsonValue(c);
+  if (open === 0) return a;
+  for (;;) {
+    const v = readJsonNarrowTerm(c);
+    if (v === JSON_MISS) return v;
+    a.push(v);
+    const d = jsonNext(c, 93);
+    if (d === 0) return a;
+    if (d < 0) return JSON_MISS;
+  }
+};
+const readJsonNarrowTerm = (c: JsonCursor): unknown => {
+  return readJsonNarrowTermObject(c);
+};
+const readJsonNarrowTermObject = (c: JsonCursor): unknown => {
+  const o: Record<string, unknown> = {};
+  const open = jsonOpen(c, 123, 125);
+  if (open < 0) return readJsonValue(c);
+  if (open === 0) return o;
+  for (;;) {
+    const i = jsonField(c, JSON_KEYS_1);
+    let v: unknown;
+    if (i === 0) {
+      v = readJsonString(c);
+      if (v === JSON_MISS) return v;
+      o["operator"] = v;
+    } else if (i === 1) {
+      v = readJsonString(c);
+      if (v === JSON_MISS) return v;
+      o["operand"] = v;
+    } else if (i === 2) {
+      v = readJsonValue(c);
+      if (v === JSON_MISS) return v;
+      o["negated"] = v;
+    } else if (i === -2 || !jsonMember(c, o)) {
+      return JSON_MISS;
+    }
+    const d = jsonNext(c, 125);
+    if (d === 0) return o;
+    if (d < 0) return JSON_MISS;
+  }
+};
+const JSON_KEYS_1 = ["operator", "operand", "negated"];
 const ENUM_2 = new Set<string>(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
 const matchesNarrowOperand = (v: unknown, strict: boolean): boolean => {
   if (typeof v === "string") {
@@ -1071,6 +1126,59 @@ const matches9 = (v: unknown, strict: boolean): boolean => {
   return true;
 };
 const PARAMETERS_14 = new Set<string>(["scheduled_message_id", "type", "to", "content", "topic", "scheduled_delivery_timestamp"]);
+const readJsonGroupSettingValue = (c: JsonCursor): unknown => {
+  const o: Record<string, unknown> = {};
+  const open = jsonOpen(c, 123, 125);
+  if (open < 0) return readJsonValue(c);
+  if (open === 0) return o;
+  for (;;) {
+    const i = jsonField(c, JSON_KEYS_2);
+    let v: unknown;
+    if (i === 0) {
+      v = readJsonGroupSettingTarget(c);
+      if (v === JSON_MISS) return v;
+      o["new"] = v;
+    } else if (i === 1) {
+      v = readJsonGroupSettingTarget(c);
+      if (v === JSON_MISS) return v;
+      o["old"] = v;
+    } else if (i === -2 || !jsonMember(c, o)) {
+      return JSON_MISS;
+    }
+    const d = jsonNext(c, 125);
+    if (d === 0) return o;
+    if (d < 0) return JSON_MISS;
+  }
+};
+const JSON_KEYS_2 = ["new", "old"];
+const readJsonGroupSettingTarget = (c: JsonCursor): unknown => {
+  return readJsonGroupSettingMembers(c);
+};
+const readJsonGroupSettingMembers = (c: JsonCursor): unknown => {
+  const o: Record<string, unknown> = {};
+  const open = jsonOpen(c, 123, 125);
+  if (open < 0) return readJsonValue(c);
+  if (open === 0) return o;
+  for (;;) {
+    const i = jsonField(c, JSON_KEYS_3);
+    let v: unknown;
+    if (i === 0) {
+      v = readJsonValue(c);
+      if (v === JSON_MISS) return v;
+      o["direct_members"] = v;
+    } else if (i === 1) {
+      v = readJsonValue(c);
+      if (v === JSON_MISS) return v;
+      o["direct_subgroups"] = v;
+    } else if (i === -2 || !jsonMember(c, o)) {
+      return JSON_MISS;
+    }
+    const d = jsonNext(c, 125);
+    if (d === 0) return o;
+    if (d < 0) return JSON_MISS;
+  }
+};
+const JSON_KEYS_3 = ["direct_members", "direct_subgroups"];
 const matchesGroupSettingMembers = (v: unknown, strict: boolean): boolean => {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     return false;
@@ -1531,6 +1639,45 @@ const matches14 = (v: unknown, strict: boolean): boolean => {
   return true;
 };
 const PARAMETERS_19 = new Set<string>(["status_text", "emoji_name", "emoji_code", "reaction_type", "away"]);
+const readJson2 = (c: JsonCursor): unknown => {
+  const a: unknown[] = [];
+  const open = jsonOpen(c, 91, 93);
+  if (open < 0) return readJsonValue(c);
+  if (open === 0) return a;
+  for (;;) {
+    const v = readJsonProfileDataUpdate(c);
+    if (v === JSON_MISS) return v;
+    a.push(v);
+    const d = jsonNext(c, 93);
+    if (d === 0) return a;
+    if (d < 0) return JSON_MISS;
+  }
+};
+const readJsonProfileDataUpdate = (c: JsonCursor): unknown => {
+  const o: Record<string, unknown> = {};
+  const open = jsonOpen(c, 123, 125);
+  if (open < 0) return readJsonValue(c);
+  if (open === 0) return o;
+  for (;;) {
+    const i = jsonField(c, JSON_KEYS_4);
+    let v: unknown;
+    if (i === 0) {
+      v = readJsonInteger(c);
+      if (v === JSON_MISS) return v;
+      o["id"] = v;
+    } else if (i === 1) {
+      v = readJsonString(c);
+      if (v === JSON_MISS) return v;
+      o["value"] = v;
+    } else if (i === -2 || !jsonMember(c, o)) {
+      return JSON_MISS;
+    }
+    const d = jsonNext(c, 125);
+    if (d === 0) return o;
+    if (d < 0) return JSON_MISS;
+  }
+};
+const JSON_KEYS_4 = ["id", "value"];
 const matchesProfileDataUpdate = (v: unknown, strict: boolean): boolean => {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     return false;
@@ -6589,16 +6736,18 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
   {
     const w = raw.body["narrow"] ?? raw.query["narrow"];
     if (w === undefined) return missing("narrow");
-    const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "json");
+    const x = typeof w === "string" ? parseJson(w, readJson1) : repeatedElements(w, "json");
     if (x === INVALID_JSON) return invalidJson("narrow");
     if (!Array.isArray(x)) {
       return invalid("narrow", "type", "", "must be a list");
     } else {
       for (let i1 = 0; i1 < x.length; i1++) {
         const x1: unknown = x[i1];
-        const f1: Failure[] = [];
-        schemaNarrowTerm(x1, f1, false, false);
-        if (f1.length !== 0) return invalidFrom("narrow", f1[0]!, "[" + i1 + "]");
+        if (!matchesNarrowTerm(x1, false)) {
+          const f1: Failure[] = [];
+          schemaNarrowTerm(x1, f1, false, false);
+          if (f1.length !== 0) return invalidFrom("narrow", f1[0]!, "[" + i1 + "]");
+        }
       }
     }
     value["narrow"] = x;
@@ -7136,11 +7285,13 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
     const w = raw.body["can_add_subscribers_group"] ?? raw.query["can_add_subscribers_group"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("can_add_subscribers_group");
-      const x = parseJson(w);
+      const x = parseJson(w, readJsonGroupSettingValue);
       if (x === INVALID_JSON) return invalidJson("can_add_subscribers_group");
-      const f1: Failure[] = [];
-      schemaGroupSettingValue(x, f1, false, false);
-      if (f1.length !== 0) return invalidFrom("can_add_subscribers_group", f1[0]!, "");
+      if (!matchesGroupSettingValue(x, false)) {
+        const f1: Failure[] = [];
+        schemaGroupSettingValue(x, f1, false, false);
+        if (f1.length !== 0) return invalidFrom("can_add_subscribers_group", f1[0]!, "");
+      }
       value["can_add_subscribers_group"] = x;
     }
   }
@@ -7149,11 +7300,13 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
     const w = raw.body["can_remove_subscribers_group"] ?? raw.query["can_remove_subscribers_group"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("can_remove_subscribers_group");
-      const x = parseJson(w);
+      const x = parseJson(w, readJsonGroupSettingValue);
       if (x === INVALID_JSON) return invalidJson("can_remove_subscribers_group");
-      const f2: Failure[] = [];
-      schemaGroupSettingValue(x, f2, false, false);
-      if (f2.length !== 0) return invalidFrom("can_remove_subscribers_group", f2[0]!, "");
+      if (!matchesGroupSettingValue(x, false)) {
+        const f2: Failure[] = [];
+        schemaGroupSettingValue(x, f2, false, false);
+        if (f2.length !== 0) return invalidFrom("can_remove_subscribers_group", f2[0]!, "");
+      }
       value["can_remove_subscribers_group"] = x;
     }
   }
@@ -7162,11 +7315,13 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
     const w = raw.body["can_administer_channel_group"] ?? raw.query["can_administer_channel_group"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("can_administer_channel_group");
-      const x = parseJson(w);
+      const x = parseJson(w, readJsonGroupSettingValue);
       if (x === INVALID_JSON) return invalidJson("can_administer_channel_group");
-      const f3: Failure[] = [];
-      schemaGroupSettingValue(x, f3, false, false);
-      if (f3.length !== 0) return invalidFrom("can_administer_channel_group", f3[0]!, "");
+      if (!matchesGroupSettingValue(x, false)) {
+        const f3: Failure[] = [];
+        schemaGroupSettingValue(x, f3, false, false);
+        if (f3.length !== 0) return invalidFrom("can_administer_channel_group", f3[0]!, "");
+      }
       value["can_administer_channel_group"] = x;
     }
   }
@@ -7175,11 +7330,13 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
     const w = raw.body["can_delete_any_message_group"] ?? raw.query["can_delete_any_message_group"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("can_delete_any_message_group");
-      const x = parseJson(w);
+      const x = parseJson(w, readJsonGroupSettingValue);
       if (x === INVALID_JSON) return invalidJson("can_delete_any_message_group");
-      const f4: Failure[] = [];
-      schemaGroupSettingValue(x, f4, false, false);
-      if (f4.length !== 0) return invalidFrom("can_delete_any_message_group", f4[0]!, "");
+      if (!matchesGroupSettingValue(x, false)) {
+        const f4: Failure[] = [];
+        schemaGroupSettingValue(x, f4, false, false);
+        if (f4.length !== 0) return invalidFrom("can_delete_any_message_group", f4[0]!, "");
+      }
       value["can_delete_any_message_group"] = x;
     }
   }
@@ -7188,11 +7345,13 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
     const w = raw.body["can_delete_own_message_group"] ?? raw.query["can_delete_own_message_group"];
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("can_delete_own_message_group");
-      const x = parseJson(w);
+      const x = parseJson(w, readJsonGroupSettingValue);
       if (x === INVALID_JSON) return invalidJson("can_delete_own_message_group");
-      const f5: Failure[] = [];
-      schemaGroupSettingValue(x, f5, false, false);
-      if (f5.length !== 0) return invalidFrom("can_delete_own_message_group", f5[0]!, "");
+      if (!matchesGroupSettingValue(x, false)) {
+        const f5: Failure[] = [];
+        schemaGroupSettingValue(x, f5, false, false);
+        if (f5.length !== 0) return invalidFrom("can_delete_own_message_group", f5[0]!, "");
+      }
       value["can_delete_own_message_group"] = x;
     }
   }
@@ -7469,16 +7628,18 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
   {
     const w = raw.body["profile_data"] ?? raw.query["profile_data"];
     if (w !== undefined) {
-      const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "json");
+      const x = typeof w === "string" ? parseJson(w, readJson2) : repeatedElements(w, "json");
       if (x === INVALID_JSON) return invalidJson("profile_data");
       if (!Array.isArray(x)) {
         return invalid("profile_data", "type", "", "must be a list");
       } else {
         for (let i1 = 0; i1 < x.length; i1++) {
           const x1: unknown = x[i1];
-          const f1: Failure[] = [];
-          schemaProfileDataUpdate(x1, f1, false, false);
-          if (f1.length !== 0) return invalidFrom("profile_data", f1[0]!, "[" + i1 + "]");
+          if (!matchesProfileDataUpdate(x1, false)) {
+            const f1: Failure[] = [];
+            schemaProfileDataUpdate(x1, f1, false, false);
+            if (f1.length !== 0) return invalidFrom("profile_data", f1[0]!, "[" + i1 + "]");
+          }
         }
       }
       value["profile_data"] = x;

@@ -89,7 +89,41 @@ export declare const INVALID_JSON: unique symbol;
  * faster than calling JSON.parse; anything else, or anything unusual in
  * them (whitespace, escapes, leading zeros, long numbers), goes to JSON.parse.
  */
-export declare function parseJson(text: string): unknown;
+export declare function parseJson(text: string, reader?: JsonReader): unknown;
+/** Where a reader is in the text; `k` and `n`: where the last key not listed starts, and its length. */
+export declare class JsonCursor {
+    s: string;
+    at: number;
+    k: number;
+    n: number;
+}
+export type JsonReader = (c: JsonCursor) => unknown;
+/** What a reader returns for text it leaves to JSON.parse. */
+export declare const JSON_MISS: unique symbol;
+/** The character code of the value at the cursor, past whitespace. */
+export declare function jsonKind(c: JsonCursor): number;
+/**
+ * Opens the container `open` (`{` or `[`, closed by `close`) at the cursor:
+ * 1 past it and the whitespace after it, 0 past the whole of an empty one,
+ * -1 (nothing read) when the value there is something else.
+ */
+export declare function jsonOpen(c: JsonCursor, open: number, close: number): number;
+/** After a member or element: 1 past a comma (and whitespace), 0 past `close`, -1 for anything else. */
+export declare function jsonNext(c: JsonCursor, close: number): number;
+/**
+ * A member's key and its colon: the key's index in `names`, -1 for a key
+ * not among them (its text at `c.k`, `c.n` long, for `jsonMember`), or -2
+ * to leave the text to JSON.parse.
+ */
+export declare function jsonField(c: JsonCursor, names: readonly string[]): number;
+/** The member whose key `jsonField` did not list, stored as JSON.parse stores it; false to leave the text to JSON.parse. */
+export declare function jsonMember(c: JsonCursor, o: Record<string, unknown>): boolean;
+/** A string at the cursor, or whatever other value is there. */
+export declare function readJsonString(c: JsonCursor): unknown;
+/** An integer at the cursor (at most 15 digits, so exact), or whatever other value is there. */
+export declare function readJsonInteger(c: JsonCursor): unknown;
+/** Any JSON value at the cursor, past whitespace; the general reader every shaped reader falls back on. */
+export declare function readJsonValue(c: JsonCursor): unknown;
 /** Decimal integer text to a number, or the message saying why it is not one. */
 export declare function parseInteger(text: string): number | string;
 /** Decimal number text to a number, or the message saying why it is not one. */

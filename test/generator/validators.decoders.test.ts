@@ -147,4 +147,107 @@ describe('JSON text of parameters', () => {
       { numRuns: 2000, seed: 4361 },
     );
   });
+
+  /** JSON.parse's value, or INVALID_JSON where it throws. */
+  const referenceOf = (invalid: unknown) => (text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return invalid;
+    }
+  };
+
+  /** The same value as JSON.parse's, keys in the same order, -0 kept, no prototype set by a `__proto__` key. */
+  const expectSameValue = (actual: unknown, expected: unknown, text: string): void => {
+    expect(actual, text).toEqual(expected);
+    expect(typeof actual === 'symbol' ? actual : JSON.stringify(actual), text).toEqual(typeof expected === 'symbol' ? expected : JSON.stringify(expected));
+    const walk = (a: unknown, b: unknown): void => {
+      if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) {
+        expect(Object.is(a, b) || (typeof a === 'symbol' && a === b) || JSON.stringify(a) === JSON.stringify(b), text).toBe(true);
+        return;
+      }
+      expect(Object.getPrototypeOf(a), text).toBe(Object.getPrototypeOf(b));
+      expect(Object.keys(a), text).toEqual(Object.keys(b));
+      for (const key of Object.keys(a)) walk((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]);
+    };
+    walk(actual, expected);
+  };
+
+  /** JSON text written with arbitrary JSON whitespace between its tokens, and some texts one character off. */
+  const spaced = (value: unknown, spaces: string[]): string => {
+    let n = 0;
+    const gap = (): string => spaces[n++ % spaces.length] ?? '';
+    const write = (v: unknown): string => {
+      if (Array.isArray(v)) return `[${gap()}${v.map((e) => write(e)).join(`${gap()},${gap()}`)}${gap()}]`;
+      if (typeof v === 'object' && v !== null) {
+        const members = Object.entries(v).map(([k, e]) => `${JSON.stringify(k)}${gap()}:${gap()}${write(e)}`);
+        return `{${gap()}${members.join(`${gap()},${gap()}`)}${gap()}}`;
+      }
+      return JSON.stringify(v);
+    };
+    return `${gap()}${write(value)}${gap()}`;
+  };
+  const whitespace = fc.array(fc.constantFrom('', '', '', ' ', '\n', '\t', '\r\n  '), { minLength: 1, maxLength: 8 });
+  const mutated = (text: string, at: number, change: string, remove: boolean): string => {
+    const i = text.length === 0 ? 0 : at % text.length;
+    return remove ? text.slice(0, i) + text.slice(i + 1) : text.slice(0, i) + change + text.slice(i);
+  };
+  const oneOff = fc.tuple(fc.json(), fc.nat(), fc.constantFrom('"', '\\', ',', ':', '{', '}', '[', ']', '0', '-', 'e', '.', ' ', '\u0001', 'x'), fc.boolean()).map(([t, at, change, remove]) => mutated(t, at, change, remove));
+
+  it('reads any JSON with the general reader exactly as JSON.parse does, or leaves it to JSON.parse', async () => {
+    const runtime = await loadRuntime(fixtureModel());
+    const parseJson = runtime.parseJson as (text: string, reader?: unknown) => unknown;
+    const reference = referenceOf(runtime.INVALID_JSON);
+    const tricky = [
+      '{}', '{ }', '[]', '[ [ ] , { } ]', '{"a":1,"a":2}', '{"b":1,"a":2,"1":3,"0":4}', '{"__proto__":{"x":1}}', '{"a":{"__proto__":[]}}',
+      '{"constructor":1,"toString":"x","hasOwnProperty":null}', '{"a\\"b":1}', '{"\\u0061":1}', '{"a":"\u0001"}', '{"a" : 1 }', '{"a":1,}', '{,}', '{"a"}', '{"a":}',
+      '[-0,0.5,-1.25e-3,1E+2,1e400,-1e-400,123456789012345678,0.1,1.0]', '[01]', '[1.]', '[.5]', '[1e]', '[-]', '[+1]', '[tru]', '[nulls]', '[true,false,null]',
+      '["\u{1F389}","\ud800"]', '{"a":[{"b":[{"c":{}}]}]}', '{"a":"\\u0001"}', '\t{"a":1}\n', '{"a":1} x', '"\u2028"',
+    ];
+    for (const text of tricky) expectSameValue(parseJson(text, runtime.readJsonValue), reference(text), text);
+    // Deeper than the stack: left to JSON.parse.
+    const deep = `${'['.repeat(100000)}${']'.repeat(100000)}`;
+    let depth = 0;
+    for (let v = parseJson(deep, runtime.readJsonValue); Array.isArray(v); v = v[0]) depth++;
+    expect(depth).toBe(100000);
+    expect(parseJson(`${deep}]`, runtime.readJsonValue)).toBe(runtime.INVALID_JSON);
+    fc.assert(
+      fc.property(fc.oneof(fc.json(), fc.tuple(fc.jsonValue(), whitespace).map(([v, ws]) => spaced(v, ws)), oneOff), (text) => {
+        expectSameValue(parseJson(text, runtime.readJsonValue), reference(text), text);
+      }),
+      { numRuns: 3000, seed: 8231 },
+    );
+  });
+
+  it('reads a JSON field by its schema exactly as JSON.parse does (narrow: objects with listed keys, pairs, other values)', () => {
+    const key = fc.constantFrom('operator', 'operand', 'negated', 'operato', 'operands', 'Operator', '__proto__', 'other', '');
+    const term = fc.oneof(
+      fc.dictionary(key, fc.oneof(fc.constantFrom('is', 'unread', 'channel'), fc.jsonValue({ maxDepth: 2 })), { maxKeys: 4 }),
+      fc.tuple(fc.constantFrom('channel', 'is'), fc.constantFrom('engineering', 'unread')),
+      fc.jsonValue({ maxDepth: 1 }),
+    );
+    const narrow = fc.oneof(
+      fc.tuple(fc.array(term, { maxLength: 4 }), whitespace).map(([terms, ws]) => spaced(terms, ws)),
+      fc.tuple(fc.jsonValue({ maxDepth: 2 }), whitespace).map(([v, ws]) => spaced(v, ws)),
+      fc.tuple(fc.array(term, { maxLength: 3 }), fc.nat(), fc.constantFrom('"', '\\', ',', ':', '}', ']', '\u0000', ' '), fc.boolean()).map(([terms, at, change, remove]) =>
+        mutated(JSON.stringify(terms), at, change, remove),
+      ),
+    );
+    const body = { anchor: '101', num_before: '0', num_after: '5', op: 'add', flag: 'read' };
+    fc.assert(
+      fc.property(narrow, (text) => {
+        const result = decode('updateMessageFlagsForNarrow', { body: { ...body, narrow: text } });
+        let expected: unknown;
+        try {
+          expected = JSON.parse(text);
+        } catch {
+          expect(result.ok === false && result.error.rule, text).toBe('json');
+          return;
+        }
+        if (result.ok) expectSameValue(result.value.narrow, expected, text);
+        else expect(result.error.rule, text).not.toBe('json');
+      }),
+      { numRuns: 3000, seed: 5507 },
+    );
+  });
 });

@@ -8,6 +8,7 @@ import { commentText, indent, listLiteral, literal } from './code.js';
 import { emitCheck } from './checks/dispatch.js';
 import type { EmitContext, Scope } from './context.js';
 import { decodeSink } from './sink.js';
+import { predicateOf } from './checks/predicate.js';
 import { parameterLines } from './decoders.js';
 
 /**
@@ -44,7 +45,7 @@ export function wholeBodyLines(operation: Operation, ctx: EmitContext, scope: Sc
 /** `x` from `c.value` for one media type, checked by its kind. */
 function contentLines(content: BodyContent, name: string, ctx: EmitContext, scope: Scope, operation: Operation): string[] {
   const check = (typeKnown: boolean | 'exact'): string[] =>
-    emitCheck({ schema: content.schema, value: 'x', path: [], sink: decodeSink(name), ctx, scope, typeKnown });
+    emitCheck({ schema: content.schema, value: 'x', path: [], sink: decodeSink(name, (fn) => predicateOf(ctx.functionSchema(fn), ctx)), ctx, scope, typeKnown });
   switch (content.kind) {
     case 'json':
       return ['const x = c.value;', ...check(false)];

@@ -4,6 +4,8 @@ import { fileLines, wholeBodyLines } from './body-decoder.js';
 import { emitCheck } from './checks/dispatch.js';
 import { Scope, type EmitContext } from './context.js';
 import { decodeSink } from './sink.js';
+import { predicateOf } from './checks/predicate.js';
+import { jsonReader } from './json-readers.js';
 import { plainShape, structuredPart } from '../../model/parameters.js';
 import { formatLocation } from '../../load/errors.js';
 
@@ -67,11 +69,13 @@ export function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Sc
 function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): string[] {
   const name = literal(parameter.name);
   const resolved = ctx.resolve(parameter.schema);
-  const sink = decodeSink(parameter.name);
+  const sink = decodeSink(parameter.name, (fn) => predicateOf(ctx.functionSchema(fn), ctx));
   const check = (typeKnown: boolean | 'exact'): string[] =>
     emitCheck({ schema: parameter.schema, value: 'x', path: [], sink, ctx, scope, typeKnown });
 
   if (parameter.encoding === 'json') {
+    const reader = jsonReader(parameter.schema, ctx);
+    const parse = reader === undefined ? 'parseJson(w)' : `parseJson(w, ${reader})`;
     if (resolved.kind === 'array' && parameter.explode === true) {
       // One JSON part per element (a multipart list of objects).
       return [
@@ -84,14 +88,14 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
       // A list may also arrive as the same field repeated, one element each.
       const itemKind = resolved.items === undefined ? 'json' : elementKind(resolved.items, ctx);
       return [
-        `const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, ${literal(itemKind)});`,
+        `const x = typeof w === "string" ? ${parse} : repeatedElements(w, ${literal(itemKind)});`,
         `if (x === INVALID_JSON) return invalidJson(${name});`,
         ...check(false),
       ];
     }
     return [
       `if (typeof w !== "string") return repeated(${name});`,
-      'const x = parseJson(w);',
+      `const x = ${parse};`,
       `if (x === INVALID_JSON) return invalidJson(${name});`,
       ...check(false),
     ];

@@ -43,8 +43,12 @@ export const collectSink: Sink = {
   strict: 'strict',
 };
 
-/** The sink of one decoder parameter: every failure becomes its BAD_REQUEST result. */
-export function decodeSink(parameter: string): Sink {
+/**
+ * The sink of one decoder parameter: every failure becomes its BAD_REQUEST
+ * result. `test` names the predicate of a check function: a valid value is
+ * tested by it alone, and only an invalid one runs the check for its failure.
+ */
+export function decodeSink(parameter: string, test: (fn: string) => string): Sink {
   const name = literal(parameter);
   return {
     fail(rule, path, message) {
@@ -53,9 +57,11 @@ export function decodeSink(parameter: string): Sink {
     call(fn, value, path, scope) {
       const found = scope.next('f');
       return [
-        `const ${found}: Failure[] = [];`,
-        `${fn}(${value}, ${found}, false, false);`,
-        `if (${found}.length !== 0) return invalidFrom(${name}, ${found}[0]!, ${pathExpression(path)});`,
+        `if (!${test(fn)}(${value}, false)) {`,
+        `  const ${found}: Failure[] = [];`,
+        `  ${fn}(${value}, ${found}, false, false);`,
+        `  if (${found}.length !== 0) return invalidFrom(${name}, ${found}[0]!, ${pathExpression(path)});`,
+        '}',
       ];
     },
     strict: 'false',

@@ -1,0 +1,223 @@
+/**
+ * Readers of JSON-encoded parameters (a form field whose value is JSON
+ * text), shaped by the parameter's schema. JSON.parse looks up every key of
+ * every object as a new string; a reader compares the keys the schema lists
+ * character by character and stores them under constant names, which on the
+ * spec's JSON fields takes about half of JSON.parse's time. A reader is only
+ * a parser: it returns what JSON.parse returns, or leaves the text to
+ * JSON.parse (runtime `parseJson`), so which schema shapes it is no matter
+ * of correctness, only of speed; the parameter's checks run on its value
+ * unchanged.
+ */
+import type { ObjectSchema, Property, Schema } from '../../model/types.js';
+import { indent, literal } from './code.js';
+import type { EmitContext } from './context.js';
+
+/** The general reader in the runtime, for values whose schema lists no keys. */
+const GENERAL = 'readJsonValue';
+
+/** Objects listing more properties than this are read by the general reader (a long chain of key comparisons). */
+const MAX_PROPERTIES = 32;
+
+interface ReaderState {
+  /** Reader names by the canonical text of the schema they read (copies of one shape share a reader). */
+  readers: Map<string, string>;
+  count: number;
+}
+
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'deprecated', 'featureLevel', 'changes', 'unspecified', 'readOnly', 'writeOnly', 'refName', 'names']);
+
+/** A schema as text with its keys sorted and its annotations left out: equal for equal shapes however the model was built. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  const keys = Object.keys(value)
+    .filter((k) => !ANNOTATIONS.has(k) && (value as Record<string, unknown>)[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+const states = new WeakMap<EmitContext, ReaderState>();
+
+function state(ctx: EmitContext): ReaderState {
+  let found = states.get(ctx);
+  if (found === undefined) {
+    found = { readers: new Map(), count: 0 };
+    states.set(ctx, found);
+  }
+  return found;
+}
+
+/**
+ * The reader function for a JSON-encoded parameter's schema, or undefined
+ * when its shape lists no object keys (JSON.parse reads it as fast).
+ */
+export function jsonReader(schema: Schema, ctx: EmitContext): string | undefined {
+  return shaped(schema, ctx) ? readerOf(schema, ctx) : undefined;
+}
+
+/** A key the reader can compare with the text as written: no characters JSON must escape, and not `__proto__`. */
+function readableKey(name: string): boolean {
+  return name !== '__proto__' && !/["\\\u0000-\u001f]/.test(name);
+}
+
+/** Whether the schema, through references, unions and list items, has an object listing keys to read. */
+function shaped(schema: Schema, ctx: EmitContext, seen: Set<string> = new Set()): boolean {
+  switch (schema.kind) {
+    case 'ref':
+      if (seen.has(schema.name)) return false;
+      seen.add(schema.name);
+      return shaped(ctx.namedSchema(schema.name).schema, ctx, seen);
+    case 'object':
+      return readableProperties(schema).length > 0;
+    case 'array':
+      return schema.items !== undefined && shaped(schema.items, ctx, seen);
+    case 'union':
+      return schema.variants.some((variant) => shaped(variant, ctx, seen));
+    default:
+      return false;
+  }
+}
+
+function readableProperties(schema: ObjectSchema): Property[] {
+  if (schema.properties.length > MAX_PROPERTIES) return [];
+  return schema.properties.filter((p) => readableKey(p.name));
+}
+
+/** Whether a string may match (the string and integer readers read any other value by the general reader). */
+function mayBeString(schema: Schema, ctx: EmitContext, seen: Set<string> = new Set()): boolean {
+  if (schema.kind === 'ref') {
+    if (seen.has(schema.name)) return false;
+    seen.add(schema.name);
+    return mayBeString(ctx.namedSchema(schema.name).schema, ctx, seen);
+  }
+  if (schema.kind === 'union') return schema.variants.some((variant) => mayBeString(variant, ctx, seen));
+  return schema.kind === 'string';
+}
+
+/** The reader's name for `schema`: a generated function, `readJsonString`, or the general reader. */
+function readerOf(schema: Schema, ctx: EmitContext): string {
+  if (!shaped(schema, ctx)) {
+    if (mayBeString(schema, ctx)) return 'readJsonString';
+    const kind = ctx.resolve(schema).kind;
+    return kind === 'integer' || kind === 'number' ? 'readJsonInteger' : GENERAL;
+  }
+  const st = state(ctx);
+  // A reference reads as its named schema, with one function per name.
+  let node = schema;
+  let base: string | undefined;
+  if (schema.kind === 'ref') {
+    const named = ctx.namedSchema(schema.name);
+    node = named.schema;
+    base = `readJson${named.names.pascal}`;
+    while (node.kind === 'ref') node = ctx.namedSchema(node.name).schema;
+  }
+  const key = base ?? canonical(node);
+  const existing = st.readers.get(key);
+  if (existing !== undefined) return existing;
+  const name = base ?? `readJson${++st.count}`;
+  st.readers.set(key, name); // placeholder: recursive schemas call the function being built
+  const slot = ctx.constants.push('') - 1;
+  const body = readerBody(node, ctx);
+  ctx.constants[slot] = [`const ${name} = (c: JsonCursor): unknown => {`, ...indent(body), '};'].join('\n');
+  return name;
+}
+
+/** The statements of a reader for a node that `shaped` accepts. */
+function readerBody(schema: Schema, ctx: EmitContext): string[] {
+  switch (schema.kind) {
+    case 'object':
+      return objectReader(readableProperties(schema), ctx);
+    case 'array':
+      return listReader(readerOf(schema.items!, ctx));
+    case 'union':
+      return unionReader(schema.variants, ctx);
+    default:
+      throw new Error(`no JSON reader for a ${schema.kind} schema`);
+  }
+}
+
+function objectReader(properties: Property[], ctx: EmitContext): string[] {
+  const names = ctx.constant('JSON_KEYS', `[${properties.map((p) => literal(p.name)).join(', ')}]`);
+  const branches = properties.flatMap((property, index) => [
+    `${index === 0 ? 'if' : '} else if'} (i === ${index}) {`,
+    `  v = ${readerOf(property.schema, ctx)}(c);`,
+    '  if (v === JSON_MISS) return v;',
+    `  o[${literal(property.name)}] = v;`,
+  ]);
+  return [
+    'const o: Record<string, unknown> = {};',
+    'const open = jsonOpen(c, 123, 125);',
+    'if (open < 0) return readJsonValue(c);',
+    'if (open === 0) return o;',
+    'for (;;) {',
+    `  const i = jsonField(c, ${names});`,
+    '  let v: unknown;',
+    ...indent(branches),
+    '  } else if (i === -2 || !jsonMember(c, o)) {',
+    '    return JSON_MISS;',
+    '  }',
+    '  const d = jsonNext(c, 125);',
+    '  if (d === 0) return o;',
+    '  if (d < 0) return JSON_MISS;',
+    '}',
+  ];
+}
+
+function listReader(item: string): string[] {
+  return [
+    'const a: unknown[] = [];',
+    'const open = jsonOpen(c, 91, 93);',
+    'if (open < 0) return readJsonValue(c);',
+    'if (open === 0) return a;',
+    'for (;;) {',
+    `  const v = ${item}(c);`,
+    '  if (v === JSON_MISS) return v;',
+    '  a.push(v);',
+    '  const d = jsonNext(c, 93);',
+    '  if (d === 0) return a;',
+    '  if (d < 0) return JSON_MISS;',
+    '}',
+  ];
+}
+
+/**
+ * A union's objects read as one object listing every variant's keys (the
+ * first variant's schema for a key they share), its lists by the first list
+ * variant's items: the first character of the text says which.
+ */
+function unionReader(variants: Schema[], ctx: EmitContext): string[] {
+  const objects: Schema[] = [];
+  const lists: Schema[] = [];
+  const seen = new Set<string>();
+  const collect = (variant: Schema): void => {
+    let node = variant;
+    while (node.kind === 'ref') {
+      if (seen.has(node.name)) return;
+      seen.add(node.name);
+      node = ctx.namedSchema(node.name).schema;
+    }
+    if (node.kind === 'union') node.variants.forEach(collect);
+    else if (node.kind === 'object' && shaped(variant, ctx)) objects.push(variant);
+    else if (node.kind === 'array' && shaped(variant, ctx)) lists.push(variant);
+  };
+  variants.forEach(collect);
+  const objectReaderName = objects.length === 0 ? undefined : objects.length === 1 ? readerOf(objects[0]!, ctx) : mergedObjectReader(objects, ctx);
+  const listReaderName = lists.length === 0 ? undefined : readerOf(lists[0]!, ctx);
+  // Each shaped reader reads any other value by the general reader itself.
+  if (listReaderName === undefined) return [`return ${objectReaderName!}(c);`];
+  if (objectReaderName === undefined) return [`return ${listReaderName}(c);`];
+  return ['const k = jsonKind(c);', `if (k === 123) return ${objectReaderName}(c);`, `if (k === 91) return ${listReaderName}(c);`, 'return readJsonValue(c);'];
+}
+
+function mergedObjectReader(objects: Schema[], ctx: EmitContext): string {
+  const properties = new Map<string, Property>();
+  for (const variant of objects) {
+    let node = variant;
+    while (node.kind === 'ref') node = ctx.namedSchema(node.name).schema;
+    if (node.kind !== 'object') continue;
+    for (const property of readableProperties(node)) if (!properties.has(property.name)) properties.set(property.name, property);
+  }
+  const merged: ObjectSchema = { kind: 'object', properties: [...properties.values()].slice(0, MAX_PROPERTIES), additionalProperties: true };
+  return readerOf(merged, ctx);
+}
