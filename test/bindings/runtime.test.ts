@@ -7,6 +7,7 @@
  * framework errors (the default envelope, or the document's error schema).
  */
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -123,6 +124,7 @@ beforeAll(async () => {
     bind(route('bearerOnly', 'GET', '/bearer', { auth: true, security: [['bearerAuth']] }), record),
     bind(route('anyKey', 'GET', '/keys', { auth: true, security: [['headerKey'], ['queryKey'], ['cookieKey']] }), record),
     bind(route('both', 'GET', '/both', { auth: true, security: [['basicAuth', 'headerKey']] }), record),
+    bind(route('basicOnly', 'GET', '/basic', { auth: true, security: [['basicAuth']] }), record),
     bind(route('optional', 'GET', '/optional', { security: [[], ['bearerAuth']] }), record),
     bind(route('digest', 'GET', '/digest', { auth: true, security: [['digest']] }), record),
     bind(route('fails', 'GET', '/fails'), async () => {
@@ -328,6 +330,32 @@ describe('answers', () => {
 });
 
 describe('authentication', () => {
+  it('reads Basic credentials as UTF-8 from any base64, padded or not, as Buffer decodes them', async () => {
+    const seen = async (encoded: string) => {
+      credentials.length = 0;
+      await inject({ method: 'GET', url: '/v2/basic', headers: { authorization: `Basic ${encoded}` } });
+      const found = credentials[0];
+      return found?.kind === 'basic' ? `${found.username}:${found.password}` : undefined;
+    };
+    const text = fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.string());
+    const bytes = fc.oneof(
+      text.map((value) => Buffer.from(`${value}:${value}`, 'utf8')),
+      fc.uint8Array({ minLength: 1, maxLength: 40 }).map((value) => Buffer.from(value)),
+    );
+    await fc.assert(
+      fc.asyncProperty(bytes, fc.integer({ min: 0, max: 3 }), async (data, unpad) => {
+        const full = data.toString('base64');
+        // Padding left off, in part or whole, and one character too many, as clients may send.
+        const encoded = unpad === 3 ? `${full.replace(/=+$/, '')}A` : full.slice(0, full.length - Math.min(unpad, (full.match(/=+$/)?.[0] ?? '').length));
+        const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+        const expected = decoded.indexOf(':') > 0 ? decoded : undefined;
+        expect(await seen(encoded)).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+    expect(await seen(Buffer.from('zoë:pässwörd').toString('base64'))).toBe('zoë:pässwörd');
+  });
+
   it('hands a bearer token to authenticate and the user to the handler', async () => {
     const response = await inject({ method: 'GET', url: '/v2/bearer', headers: { authorization: 'Bearer good' } });
     expect(response.status).toBe(200);
