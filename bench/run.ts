@@ -31,18 +31,48 @@ function ensureBenchPackage(): void {
   }
 }
 
-const { values: args } = parseArgs({
-  options: {
-    only: { type: 'string', default: 'generation,package,validators,client,server' },
-    factors: { type: 'string', default: '1,10,100' },
-    runs: { type: 'string' },
-    'cap-seconds': { type: 'string', default: '300' },
-    'server-sets': { type: 'string', default: 'bindings,pglite,postgres' },
-    rounds: { type: 'string', default: '3' },
-    'load-nice': { type: 'string', default: '10' },
-    'skip-synthetic': { type: 'boolean', default: false },
-  },
-});
+const USAGE = `Usage: npm run bench -- [options]
+
+  --only LIST          sections, comma-separated (default: generation,package,validators,client,server;
+                       also: workers, teamchat serve --workers 1 against 2 on PostgreSQL)
+  --factors LIST       synthetic document sizes for generation (default: 1,10,100)
+  --runs N             cold runs per contender (default: 5 at 1x, 3 above)
+  --cap-seconds N      give up on a contender after N seconds (default: 300)
+  --server-sets LIST   server section: bindings,pglite,postgres (default: all three)
+  --rounds N           server section: alternating rounds per request (default: 3)
+  --load-nice N        nice level of the load generator (default: 10)
+  --skip-synthetic     generation: leave out the synthetic document
+  --help               print this text
+
+Figures go to stdout as markdown and to bench/results/latest.json.
+`;
+
+function readArgs() {
+  try {
+    return parseArgs({
+      options: {
+        help: { type: 'boolean', default: false },
+        only: { type: 'string', default: 'generation,package,validators,client,server' },
+        factors: { type: 'string', default: '1,10,100' },
+        runs: { type: 'string' },
+        'cap-seconds': { type: 'string', default: '300' },
+        'server-sets': { type: 'string', default: 'bindings,pglite,postgres' },
+        rounds: { type: 'string', default: '3' },
+        'load-nice': { type: 'string', default: '10' },
+        'skip-synthetic': { type: 'boolean', default: false },
+      },
+    }).values;
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const args = readArgs();
+if (args.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 // `workers` (teamchat serve --workers 1 vs 2 on PostgreSQL) runs only when asked for.
 const sections = new Set(args.only.split(','));
 const factors = args.factors.split(',').map(Number);
