@@ -259,21 +259,28 @@ export async function openPostgres(options: PostgresOptions): Promise<DbHandle> 
         const send = (retry: boolean) => {
           const execution = new PreparedExecution(name, sql, params ?? []);
           execution.callback = (error, result) => {
+            if (!error) {
+              release();
+              return resolve(result as QueryResult<T>);
+            }
             // Outside a transaction, a statement refused for a schema change
             // did nothing: send it once more, on this connection, prepared anew.
-            if (error && retry && execution.replanned) return send(false);
+            if (retry && execution.replanned) return send(false);
             // The connection stays in the pool after a statement's error
             // (severity ERROR); anything else (FATAL, a socket error, a row
             // that failed to parse) may have left it unusable: drop it.
-            release(error && (error as { severity?: unknown }).severity !== 'ERROR' ? error : undefined);
-            if (error) return reject(error);
-            resolve(result as QueryResult<T>);
+            release((error as { severity?: unknown }).severity === 'ERROR' ? undefined : error);
+            try {
+              rethrowDataError(error);
+            } catch (translated) {
+              reject(translated as Error);
+            }
           };
           client.query(execution as unknown as pg.Submittable);
         };
         send(true);
       });
-    }).catch(rethrowDataError);
+    });
   };
 
   return {
