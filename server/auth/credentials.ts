@@ -64,8 +64,10 @@ export function ownUserExtrasOf(user: UserRow): OwnUserExtras | undefined {
  * decision 0021), a successful authentication is kept and the next one with
  * the same key runs no statement; any committed change to what it read
  * (the user's columns, and for the own-user view their messages and profile)
- * drops it first. A key that does not match what is kept always reads the
- * database, so a wrong key costs the same whether or not the email is kept.
+ * drops it first. A key that does not match what is kept is refused, since
+ * what is kept is current; it still costs the same statement as any other
+ * failure and one comparison, so a wrong key takes as long whether or not
+ * the email is kept.
  */
 export async function authenticate(
   db: Db,
@@ -75,11 +77,18 @@ export async function authenticate(
   options: { withOwnUser?: boolean } = {},
 ): Promise<UserRow | null> {
   const kept = cache?.authenticated(db, email);
-  if (kept && (kept.ownUser || !options.withOwnUser) && apiKeyMatchesHash(apiKey, kept.apiKeyHash)) {
-    // A copy per request: the own-user extras are attached to the object handed out.
-    const user = { ...kept.user };
-    if (options.withOwnUser) prefetchedOwnUser.set(user, kept.ownUser!);
-    return user;
+  if (kept && (kept.ownUser || !options.withOwnUser)) {
+    if (apiKeyMatchesHash(apiKey, kept.apiKeyHash)) {
+      // A copy per request: the own-user extras are attached to the object handed out.
+      const user = { ...kept.user };
+      if (options.withOwnUser) prefetchedOwnUser.set(user, kept.ownUser!);
+      return user;
+    }
+    // The kept hash is the stored one (any change to it drops the entry), so
+    // the key is wrong. The statement a miss runs is still run, so that a kept
+    // email is not told apart from an unknown one by how long a refusal takes.
+    await db.query(options.withOwnUser ? AUTHENTICATE_WITH_OWN_USER : AUTHENTICATE, [email]);
+    return null;
   }
   const ticket = cache?.authTicket();
   const { rows } = await db.query<UserRow & { api_key_hash: string; cache_version: number } & Partial<OwnUserExtras>>(
