@@ -93,7 +93,9 @@ const matches1 = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "url") {
           return false;
         }
@@ -130,7 +132,9 @@ const matches2 = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           return false;
         }
@@ -180,7 +184,9 @@ const matches3 = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_1.has(k1)) {
           return false;
         }
@@ -283,7 +289,9 @@ const matchesNarrowTermObject = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "operator" && k1 !== "operand" && k1 !== "negated") {
           return false;
         }
@@ -401,7 +409,9 @@ const matches4 = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_2.has(k1)) {
           return false;
         }
@@ -433,7 +443,9 @@ const matchesDisplayRecipientUser = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "id" && k1 !== "email" && k1 !== "full_name" && k1 !== "is_mirror_dummy") {
           return false;
         }
@@ -456,7 +468,9 @@ const matchesTopicLink = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "text" && k1 !== "url") {
           return false;
         }
@@ -489,7 +503,9 @@ const matchesReaction = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "emoji_name" && k1 !== "emoji_code" && k1 !== "reaction_type" && k1 !== "user_id") {
           return false;
         }
@@ -525,7 +541,9 @@ const matchesSubmessage = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_3.has(k1)) {
           return false;
         }
@@ -593,7 +611,9 @@ const matchesEditHistoryEntry = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_4.has(k1)) {
           return false;
         }
@@ -755,7 +775,9 @@ const matchesMessage = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_5.has(k1)) {
           return false;
         }
@@ -798,7 +820,9 @@ const matches5 = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_6.has(k1)) {
           return false;
         }
@@ -879,7 +903,9 @@ const matchesMessageHistorySnapshot = (v: unknown, strict: boolean): boolean => 
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_7.has(k1)) {
           return false;
         }
@@ -927,7 +953,9 @@ const matches6 = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "message_history") {
           return false;
         }
@@ -989,7 +1017,9 @@ const matchesLinkifier = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_8.has(k1)) {
           return false;
         }
@@ -1034,7 +1064,9 @@ const matches7 = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "linkifiers") {
           return false;
         }
@@ -1075,7 +1107,9 @@ const matches8 = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "id") {
           return false;
         }
@@ -1116,7 +1150,9 @@ const matches9 = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "reminder_id") {
           return false;
         }
@@ -1207,7 +1243,9 @@ const matchesGroupSettingMembers = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "direct_members" && k1 !== "direct_subgroups") {
           return false;
         }
@@ -1244,7 +1282,9 @@ const matchesGroupSettingValue = (v: unknown, strict: boolean): boolean => {
       if (!matchesGroupSettingTarget(x2, strict)) return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "new" && k1 !== "old") {
           return false;
         }
@@ -1296,7 +1336,9 @@ const matches10 = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_9.has(k1)) {
           return false;
         }
@@ -1329,7 +1371,9 @@ const matchesProfileDataValue = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "value" && k1 !== "rendered_value") {
           return false;
         }
@@ -1437,7 +1481,9 @@ const matches11 = (v: unknown, strict: boolean): boolean => {
         return false;
       } else {
         const o2 = x21 as Record<string, unknown>;
-        for (const k1 in o2) {
+        const ks1 = Object.keys(o2);
+        for (let j1 = 0; j1 < ks1.length; j1++) {
+          const k1 = ks1[j1]!;
           if (!allDigits(k1)) {
             return false;
           }
@@ -1447,7 +1493,9 @@ const matches11 = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k2 in o1) {
+      const ks2 = Object.keys(o1);
+      for (let j2 = 0; j2 < ks2.length; j2++) {
+        const k2 = ks2[j2]!;
         if (!KEYS_10.has(k2)) {
           return false;
         }
@@ -1462,7 +1510,9 @@ const matches12 = (v: unknown, strict: boolean): boolean => {
     return false;
   } else {
     const o1 = v as Record<string, unknown>;
-    for (const k1 in o1) {
+    const ks1 = Object.keys(o1);
+    for (let j1 = 0; j1 < ks1.length; j1++) {
+      const k1 = ks1[j1]!;
       if (!allDigits(k1)) {
         return false;
       }
@@ -1486,7 +1536,9 @@ const matchesPresenceModern = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "active_timestamp" && k1 !== "idle_timestamp") {
           return false;
         }
@@ -1500,7 +1552,9 @@ const matches13 = (v: unknown, strict: boolean): boolean => {
     return false;
   } else {
     const o1 = v as Record<string, unknown>;
-    for (const k1 in o1) {
+    const ks1 = Object.keys(o1);
+    for (let j1 = 0; j1 < ks1.length; j1++) {
+      const k1 = ks1[j1]!;
       if (!PATTERN_2.test(k1)) {
         return false;
       }
@@ -1529,7 +1583,9 @@ const matchesPresenceLegacyAggregated = (v: unknown, strict: boolean): boolean =
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp") {
           return false;
         }
@@ -1560,7 +1616,9 @@ const matchesPresenceLegacyClient = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp" && k1 !== "pushable") {
           return false;
         }
@@ -1576,7 +1634,9 @@ const matchesPresenceLegacy = (v: unknown, strict: boolean): boolean => {
     const o1 = v as Record<string, unknown>;
     const x1 = o1["aggregated"];
     if (!matchesPresenceLegacyAggregated(x1, strict)) return false;
-    for (const k1 in o1) {
+    const ks1 = Object.keys(o1);
+    for (let j1 = 0; j1 < ks1.length; j1++) {
+      const k1 = ks1[j1]!;
       if (k1 !== "aggregated") {
         const x2 = o1[k1];
         if (!matchesPresenceLegacyClient(x2, strict)) return false;
@@ -1629,7 +1689,9 @@ const matches14 = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_11.has(k1)) {
           return false;
         }
@@ -1705,7 +1767,9 @@ const matchesProfileDataUpdate = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "id" && k1 !== "value") {
           return false;
         }
@@ -1733,7 +1797,9 @@ const matchesBadRequestError = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           return false;
         }
@@ -1760,7 +1826,9 @@ const matchesInternalError = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           return false;
         }
@@ -1836,7 +1904,9 @@ const matchesInvitationFailedError = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_12.has(k1)) {
           return false;
         }
@@ -1863,7 +1933,9 @@ const matchesMethodNotAllowedError = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           return false;
         }
@@ -1890,7 +1962,9 @@ const matchesNotFoundError = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           return false;
         }
@@ -1921,7 +1995,9 @@ const matchesRateLimitError = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "retry-after") {
           return false;
         }
@@ -1948,7 +2024,9 @@ const matchesReactionDoesNotExistError = (v: unknown, strict: boolean): boolean 
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           return false;
         }
@@ -1975,7 +2053,9 @@ const matchesRequestTooLargeError = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           return false;
         }
@@ -2006,7 +2086,9 @@ const matchesStreamDoesNotExistError = (v: unknown, strict: boolean): boolean =>
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "stream_id") {
           return false;
         }
@@ -2033,7 +2115,9 @@ const matchesUnauthorizedError = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           return false;
         }
@@ -2060,7 +2144,9 @@ const matchesErrorEnvelope = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           return false;
         }
@@ -2147,7 +2233,9 @@ const matchesOwnUser = (v: unknown, strict: boolean): boolean => {
         return false;
       } else {
         const o2 = x17 as Record<string, unknown>;
-        for (const k1 in o2) {
+        const ks1 = Object.keys(o2);
+        for (let j1 = 0; j1 < ks1.length; j1++) {
+          const k1 = ks1[j1]!;
           if (!allDigits(k1)) {
             return false;
           }
@@ -2157,7 +2245,9 @@ const matchesOwnUser = (v: unknown, strict: boolean): boolean => {
       }
     }
     if (strict) {
-      for (const k2 in o1) {
+      const ks2 = Object.keys(o1);
+      for (let j2 = 0; j2 < ks2.length; j2++) {
+        const k2 = ks2[j2]!;
         if (!KEYS_13.has(k2)) {
           return false;
         }
@@ -2184,7 +2274,9 @@ const matchesUploadResult = (v: unknown, strict: boolean): boolean => {
       return false;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "url" && k1 !== "uri" && k1 !== "filename") {
           return false;
         }
@@ -2299,7 +2391,9 @@ function schemaBadRequestError(v: unknown, out: Failure[], all: boolean, strict:
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -2350,7 +2444,9 @@ function schemaDisplayRecipientUser(v: unknown, out: Failure[], all: boolean, st
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "id" && k1 !== "email" && k1 !== "full_name" && k1 !== "is_mirror_dummy") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -2434,7 +2530,9 @@ function schemaEditHistoryEntry(v: unknown, out: Failure[], all: boolean, strict
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_4.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -2480,7 +2578,9 @@ function schemaErrorEnvelope(v: unknown, out: Failure[], all: boolean, strict: b
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -2531,7 +2631,9 @@ function schemaGroupSettingMembers(v: unknown, out: Failure[], all: boolean, str
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "direct_members" && k1 !== "direct_subgroups") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -2591,7 +2693,9 @@ function schemaGroupSettingValue(v: unknown, out: Failure[], all: boolean, stric
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "new" && k1 !== "old") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -2640,7 +2744,9 @@ function schemaInternalError(v: unknown, out: Failure[], all: boolean, strict: b
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -2759,7 +2865,9 @@ function schemaInvitationFailedError(v: unknown, out: Failure[], all: boolean, s
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_12.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -2842,7 +2950,9 @@ function schemaLinkifier(v: unknown, out: Failure[], all: boolean, strict: boole
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_8.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3111,7 +3221,9 @@ function schemaMessage(v: unknown, out: Failure[], all: boolean, strict: boolean
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_5.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3230,7 +3342,9 @@ function schemaMessageHistorySnapshot(v: unknown, out: Failure[], all: boolean, 
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_7.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3279,7 +3393,9 @@ function schemaMethodNotAllowedError(v: unknown, out: Failure[], all: boolean, s
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3406,7 +3522,9 @@ function schemaNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "operator" && k1 !== "operand" && k1 !== "negated") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3455,7 +3573,9 @@ function schemaNotFoundError(v: unknown, out: Failure[], all: boolean, strict: b
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3611,7 +3731,9 @@ function schemaOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean
         if (!all) return;
       } else {
         const o2 = x17 as Record<string, unknown>;
-        for (const k1 in o2) {
+        const ks1 = Object.keys(o2);
+        for (let j1 = 0; j1 < ks1.length; j1++) {
+          const k1 = ks1[j1]!;
           if (!allDigits(k1)) {
             out.push({ path: ".profile_data" + keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
             if (!all) return;
@@ -3627,7 +3749,9 @@ function schemaOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean
       }
     }
     if (strict) {
-      for (const k2 in o1) {
+      const ks2 = Object.keys(o1);
+      for (let j2 = 0; j2 < ks2.length; j2++) {
+        const k2 = ks2[j2]!;
         if (!KEYS_13.has(k2)) {
           out.push({ path: keySegment(k2), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3657,7 +3781,9 @@ function schemaPresenceLegacy(v: unknown, out: Failure[], all: boolean, strict: 
         if (!all) return;
       }
     }
-    for (const k1 in o1) {
+    const ks1 = Object.keys(o1);
+    for (let j1 = 0; j1 < ks1.length; j1++) {
+      const k1 = ks1[j1]!;
       if (k1 !== "aggregated") {
         const x2 = o1[k1];
         const n2 = out.length;
@@ -3704,7 +3830,9 @@ function schemaPresenceLegacyAggregated(v: unknown, out: Failure[], all: boolean
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3755,7 +3883,9 @@ function schemaPresenceLegacyClient(v: unknown, out: Failure[], all: boolean, st
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp" && k1 !== "pushable") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3790,7 +3920,9 @@ function schemaPresenceModern(v: unknown, out: Failure[], all: boolean, strict: 
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "active_timestamp" && k1 !== "idle_timestamp") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3837,7 +3969,9 @@ function schemaProfileDataUpdate(v: unknown, out: Failure[], all: boolean, stric
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "id" && k1 !== "value") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3871,7 +4005,9 @@ function schemaProfileDataValue(v: unknown, out: Failure[], all: boolean, strict
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "value" && k1 !== "rendered_value") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3928,7 +4064,9 @@ function schemaRateLimitError(v: unknown, out: Failure[], all: boolean, strict: 
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "retry-after") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -3982,7 +4120,9 @@ function schemaReaction(v: unknown, out: Failure[], all: boolean, strict: boolea
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "emoji_name" && k1 !== "emoji_code" && k1 !== "reaction_type" && k1 !== "user_id") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4031,7 +4171,9 @@ function schemaReactionDoesNotExistError(v: unknown, out: Failure[], all: boolea
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4102,7 +4244,9 @@ function schemaRequestTooLargeError(v: unknown, out: Failure[], all: boolean, st
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4181,7 +4325,9 @@ function schemaStreamDoesNotExistError(v: unknown, out: Failure[], all: boolean,
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "stream_id") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4240,7 +4386,9 @@ function schemaSubmessage(v: unknown, out: Failure[], all: boolean, strict: bool
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_3.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4293,7 +4441,9 @@ function schemaSuccessEnvelope(v: unknown, out: Failure[], all: boolean, strict:
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4328,7 +4478,9 @@ function schemaTopicLink(v: unknown, out: Failure[], all: boolean, strict: boole
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "text" && k1 !== "url") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4388,7 +4540,9 @@ function schemaUnauthorizedError(v: unknown, out: Failure[], all: boolean, stric
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4431,7 +4585,9 @@ function schemaUploadResult(v: unknown, out: Failure[], all: boolean, strict: bo
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "url" && k1 !== "uri" && k1 !== "filename") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4492,7 +4648,9 @@ function responseCreateVideoCall(v: unknown, out: Failure[], all: boolean, stric
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "url") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4545,7 +4703,9 @@ function responseUpdateChannelFolder(v: unknown, out: Failure[], all: boolean, s
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4622,7 +4782,9 @@ function responseFetchApiKey(v: unknown, out: Failure[], all: boolean, strict: b
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_1.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4675,7 +4837,9 @@ function responseSendInvites(v: unknown, out: Failure[], all: boolean, strict: b
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4728,7 +4892,9 @@ function responseMarkTopicAsRead(v: unknown, out: Failure[], all: boolean, stric
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4858,7 +5024,9 @@ function responseUpdateMessageFlagsForNarrow(v: unknown, out: Failure[], all: bo
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_2.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -4931,7 +5099,9 @@ function responseGetMessage(v: unknown, out: Failure[], all: boolean, strict: bo
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_6.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5006,7 +5176,9 @@ function responseGetMessageHistory(v: unknown, out: Failure[], all: boolean, str
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "message_history") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5059,7 +5231,9 @@ function responseRemoveReaction(v: unknown, out: Failure[], all: boolean, strict
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5112,7 +5286,9 @@ function responseReportMessage(v: unknown, out: Failure[], all: boolean, strict:
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5165,7 +5341,9 @@ function responseUpdateRealmDomain(v: unknown, out: Failure[], all: boolean, str
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5236,7 +5414,9 @@ function responseGetLinkifiers(v: unknown, out: Failure[], all: boolean, strict:
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "linkifiers") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5297,7 +5477,9 @@ function responseAddCodePlayground(v: unknown, out: Failure[], all: boolean, str
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "id") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5358,7 +5540,9 @@ function responseCreateMessageReminder(v: unknown, out: Failure[], all: boolean,
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "reminder_id") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5411,7 +5595,9 @@ function responseUpdateScheduledMessage(v: unknown, out: Failure[], all: boolean
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5464,7 +5650,9 @@ function responseUpdateStream(v: unknown, out: Failure[], all: boolean, strict: 
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5517,7 +5705,9 @@ function responseUpdateUserGroupSubgroups(v: unknown, out: Failure[], all: boole
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5594,7 +5784,9 @@ function responseUploadFile(v: unknown, out: Failure[], all: boolean, strict: bo
       if (!all) return;
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_9.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5784,7 +5976,9 @@ function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: bo
         if (!all) return;
       } else {
         const o2 = x21 as Record<string, unknown>;
-        for (const k1 in o2) {
+        const ks1 = Object.keys(o2);
+        for (let j1 = 0; j1 < ks1.length; j1++) {
+          const k1 = ks1[j1]!;
           if (!allDigits(k1)) {
             out.push({ path: ".profile_data" + keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
             if (!all) return;
@@ -5800,7 +5994,9 @@ function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: bo
       }
     }
     if (strict) {
-      for (const k2 in o1) {
+      const ks2 = Object.keys(o1);
+      for (let j2 = 0; j2 < ks2.length; j2++) {
+        const k2 = ks2[j2]!;
         if (!KEYS_10.has(k2)) {
           out.push({ path: keySegment(k2), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5875,7 +6071,9 @@ function responseUpdatePresence(v: unknown, out: Failure[], all: boolean, strict
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (!KEYS_11.has(k1)) {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5928,7 +6126,9 @@ function responseUpdateStatus(v: unknown, out: Failure[], all: boolean, strict: 
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;
@@ -5981,7 +6181,9 @@ function responseUpdateUser(v: unknown, out: Failure[], all: boolean, strict: bo
       }
     }
     if (strict) {
-      for (const k1 in o1) {
+      const ks1 = Object.keys(o1);
+      for (let j1 = 0; j1 < ks1.length; j1++) {
+        const k1 = ks1[j1]!;
         if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
           out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
           if (!all) return;

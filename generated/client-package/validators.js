@@ -35,7 +35,9 @@ const matches1 = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "url") {
                     return false;
                 }
@@ -74,7 +76,9 @@ const matches2 = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     return false;
                 }
@@ -126,7 +130,9 @@ const matches3 = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_1.has(k1)) {
                     return false;
                 }
@@ -251,7 +257,9 @@ const matchesNarrowTermObject = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "operator" && k1 !== "operand" && k1 !== "negated") {
                     return false;
                 }
@@ -383,7 +391,9 @@ const matches4 = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_2.has(k1)) {
                     return false;
                 }
@@ -416,7 +426,9 @@ const matchesDisplayRecipientUser = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "id" && k1 !== "email" && k1 !== "full_name" && k1 !== "is_mirror_dummy") {
                     return false;
                 }
@@ -440,7 +452,9 @@ const matchesTopicLink = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "text" && k1 !== "url") {
                     return false;
                 }
@@ -475,7 +489,9 @@ const matchesReaction = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "emoji_name" && k1 !== "emoji_code" && k1 !== "reaction_type" && k1 !== "user_id") {
                     return false;
                 }
@@ -512,7 +528,9 @@ const matchesSubmessage = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_3.has(k1)) {
                     return false;
                 }
@@ -584,7 +602,9 @@ const matchesEditHistoryEntry = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_4.has(k1)) {
                     return false;
                 }
@@ -765,7 +785,9 @@ const matchesMessage = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_5.has(k1)) {
                     return false;
                 }
@@ -811,7 +833,9 @@ const matches5 = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_6.has(k1)) {
                     return false;
                 }
@@ -896,7 +920,9 @@ const matchesMessageHistorySnapshot = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_7.has(k1)) {
                     return false;
                 }
@@ -948,7 +974,9 @@ const matches6 = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "message_history") {
                     return false;
                 }
@@ -1018,7 +1046,9 @@ const matchesLinkifier = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_8.has(k1)) {
                     return false;
                 }
@@ -1067,7 +1097,9 @@ const matches7 = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "linkifiers") {
                     return false;
                 }
@@ -1110,7 +1142,9 @@ const matches8 = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "id") {
                     return false;
                 }
@@ -1153,7 +1187,9 @@ const matches9 = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "reminder_id") {
                     return false;
                 }
@@ -1263,7 +1299,9 @@ const matchesGroupSettingMembers = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "direct_members" && k1 !== "direct_subgroups") {
                     return false;
                 }
@@ -1307,7 +1345,9 @@ const matchesGroupSettingValue = (v, strict) => {
                 return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "new" && k1 !== "old") {
                     return false;
                 }
@@ -1361,7 +1401,9 @@ const matches10 = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_9.has(k1)) {
                     return false;
                 }
@@ -1397,7 +1439,9 @@ const matchesProfileDataValue = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "value" && k1 !== "rendered_value") {
                     return false;
                 }
@@ -1509,7 +1553,9 @@ const matches11 = (v, strict) => {
             }
             else {
                 const o2 = x21;
-                for (const k1 in o2) {
+                const ks1 = Object.keys(o2);
+                for (let j1 = 0; j1 < ks1.length; j1++) {
+                    const k1 = ks1[j1];
                     if (!allDigits(k1)) {
                         return false;
                     }
@@ -1520,7 +1566,9 @@ const matches11 = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k2 in o1) {
+            const ks2 = Object.keys(o1);
+            for (let j2 = 0; j2 < ks2.length; j2++) {
+                const k2 = ks2[j2];
                 if (!KEYS_10.has(k2)) {
                     return false;
                 }
@@ -1536,7 +1584,9 @@ const matches12 = (v, strict) => {
     }
     else {
         const o1 = v;
-        for (const k1 in o1) {
+        const ks1 = Object.keys(o1);
+        for (let j1 = 0; j1 < ks1.length; j1++) {
+            const k1 = ks1[j1];
             if (!allDigits(k1)) {
                 return false;
             }
@@ -1562,7 +1612,9 @@ const matchesPresenceModern = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "active_timestamp" && k1 !== "idle_timestamp") {
                     return false;
                 }
@@ -1577,7 +1629,9 @@ const matches13 = (v, strict) => {
     }
     else {
         const o1 = v;
-        for (const k1 in o1) {
+        const ks1 = Object.keys(o1);
+        for (let j1 = 0; j1 < ks1.length; j1++) {
+            const k1 = ks1[j1];
             if (!PATTERN_2.test(k1)) {
                 return false;
             }
@@ -1608,7 +1662,9 @@ const matchesPresenceLegacyAggregated = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp") {
                     return false;
                 }
@@ -1640,7 +1696,9 @@ const matchesPresenceLegacyClient = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp" && k1 !== "pushable") {
                     return false;
                 }
@@ -1658,7 +1716,9 @@ const matchesPresenceLegacy = (v, strict) => {
         const x1 = o1["aggregated"];
         if (!matchesPresenceLegacyAggregated(x1, strict))
             return false;
-        for (const k1 in o1) {
+        const ks1 = Object.keys(o1);
+        for (let j1 = 0; j1 < ks1.length; j1++) {
+            const k1 = ks1[j1];
             if (k1 !== "aggregated") {
                 const x2 = o1[k1];
                 if (!matchesPresenceLegacyClient(x2, strict))
@@ -1714,7 +1774,9 @@ const matches14 = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_11.has(k1)) {
                     return false;
                 }
@@ -1808,7 +1870,9 @@ const matchesProfileDataUpdate = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "id" && k1 !== "value") {
                     return false;
                 }
@@ -1837,7 +1901,9 @@ const matchesBadRequestError = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     return false;
                 }
@@ -1865,7 +1931,9 @@ const matchesInternalError = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     return false;
                 }
@@ -1944,7 +2012,9 @@ const matchesInvitationFailedError = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_12.has(k1)) {
                     return false;
                 }
@@ -1972,7 +2042,9 @@ const matchesMethodNotAllowedError = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     return false;
                 }
@@ -2000,7 +2072,9 @@ const matchesNotFoundError = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     return false;
                 }
@@ -2032,7 +2106,9 @@ const matchesRateLimitError = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "retry-after") {
                     return false;
                 }
@@ -2060,7 +2136,9 @@ const matchesReactionDoesNotExistError = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     return false;
                 }
@@ -2088,7 +2166,9 @@ const matchesRequestTooLargeError = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     return false;
                 }
@@ -2120,7 +2200,9 @@ const matchesStreamDoesNotExistError = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "stream_id") {
                     return false;
                 }
@@ -2148,7 +2230,9 @@ const matchesUnauthorizedError = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     return false;
                 }
@@ -2176,7 +2260,9 @@ const matchesErrorEnvelope = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     return false;
                 }
@@ -2266,7 +2352,9 @@ const matchesOwnUser = (v, strict) => {
             }
             else {
                 const o2 = x17;
-                for (const k1 in o2) {
+                const ks1 = Object.keys(o2);
+                for (let j1 = 0; j1 < ks1.length; j1++) {
+                    const k1 = ks1[j1];
                     if (!allDigits(k1)) {
                         return false;
                     }
@@ -2277,7 +2365,9 @@ const matchesOwnUser = (v, strict) => {
             }
         }
         if (strict) {
-            for (const k2 in o1) {
+            const ks2 = Object.keys(o1);
+            for (let j2 = 0; j2 < ks2.length; j2++) {
+                const k2 = ks2[j2];
                 if (!KEYS_13.has(k2)) {
                     return false;
                 }
@@ -2305,7 +2395,9 @@ const matchesUploadResult = (v, strict) => {
             return false;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "url" && k1 !== "uri" && k1 !== "filename") {
                     return false;
                 }
@@ -2444,7 +2536,9 @@ function schemaBadRequestError(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -2510,7 +2604,9 @@ function schemaDisplayRecipientUser(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "id" && k1 !== "email" && k1 !== "full_name" && k1 !== "is_mirror_dummy") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -2612,7 +2708,9 @@ function schemaEditHistoryEntry(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_4.has(k1)) {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -2672,7 +2770,9 @@ function schemaErrorEnvelope(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -2736,7 +2836,9 @@ function schemaGroupSettingMembers(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "direct_members" && k1 !== "direct_subgroups") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -2808,7 +2910,9 @@ function schemaGroupSettingValue(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "new" && k1 !== "old") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -2873,7 +2977,9 @@ function schemaInternalError(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -3028,7 +3134,9 @@ function schemaInvitationFailedError(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_12.has(k1)) {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -3138,7 +3246,9 @@ function schemaLinkifier(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_8.has(k1)) {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -3490,7 +3600,9 @@ function schemaMessage(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_5.has(k1)) {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -3638,7 +3750,9 @@ function schemaMessageHistorySnapshot(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_7.has(k1)) {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -3703,7 +3817,9 @@ function schemaMethodNotAllowedError(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -3860,7 +3976,9 @@ function schemaNarrowTermObject(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "operator" && k1 !== "operand" && k1 !== "negated") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -3925,7 +4043,9 @@ function schemaNotFoundError(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4136,7 +4256,9 @@ function schemaOwnUser(v, out, all, strict) {
             }
             else {
                 const o2 = x17;
-                for (const k1 in o2) {
+                const ks1 = Object.keys(o2);
+                for (let j1 = 0; j1 < ks1.length; j1++) {
+                    const k1 = ks1[j1];
                     if (!allDigits(k1)) {
                         out.push({ path: ".profile_data" + keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
                         if (!all)
@@ -4154,7 +4276,9 @@ function schemaOwnUser(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k2 in o1) {
+            const ks2 = Object.keys(o1);
+            for (let j2 = 0; j2 < ks2.length; j2++) {
+                const k2 = ks2[j2];
                 if (!KEYS_13.has(k2)) {
                     out.push({ path: keySegment(k2), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4190,7 +4314,9 @@ function schemaPresenceLegacy(v, out, all, strict) {
                     return;
             }
         }
-        for (const k1 in o1) {
+        const ks1 = Object.keys(o1);
+        for (let j1 = 0; j1 < ks1.length; j1++) {
+            const k1 = ks1[j1];
             if (k1 !== "aggregated") {
                 const x2 = o1[k1];
                 const n2 = out.length;
@@ -4249,7 +4375,9 @@ function schemaPresenceLegacyAggregated(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4315,7 +4443,9 @@ function schemaPresenceLegacyClient(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp" && k1 !== "pushable") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4359,7 +4489,9 @@ function schemaPresenceModern(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "active_timestamp" && k1 !== "idle_timestamp") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4419,7 +4551,9 @@ function schemaProfileDataUpdate(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "id" && k1 !== "value") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4460,7 +4594,9 @@ function schemaProfileDataValue(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "value" && k1 !== "rendered_value") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4536,7 +4672,9 @@ function schemaRateLimitError(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "retry-after") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4607,7 +4745,9 @@ function schemaReaction(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "emoji_name" && k1 !== "emoji_code" && k1 !== "reaction_type" && k1 !== "user_id") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4672,7 +4812,9 @@ function schemaReactionDoesNotExistError(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4763,7 +4905,9 @@ function schemaRequestTooLargeError(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4865,7 +5009,9 @@ function schemaStreamDoesNotExistError(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "stream_id") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -4942,7 +5088,9 @@ function schemaSubmessage(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_3.has(k1)) {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5009,7 +5157,9 @@ function schemaSuccessEnvelope(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5053,7 +5203,9 @@ function schemaTopicLink(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "text" && k1 !== "url") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5131,7 +5283,9 @@ function schemaUnauthorizedError(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5186,7 +5340,9 @@ function schemaUploadResult(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "url" && k1 !== "uri" && k1 !== "filename") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5264,7 +5420,9 @@ function responseCreateVideoCall(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "url") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5331,7 +5489,9 @@ function responseUpdateChannelFolder(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5431,7 +5591,9 @@ function responseFetchApiKey(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_1.has(k1)) {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5498,7 +5660,9 @@ function responseSendInvites(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5565,7 +5729,9 @@ function responseMarkTopicAsRead(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5736,7 +5902,9 @@ function responseUpdateMessageFlagsForNarrow(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_2.has(k1)) {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5829,7 +5997,9 @@ function responseGetMessage(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_6.has(k1)) {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5924,7 +6094,9 @@ function responseGetMessageHistory(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "message_history") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -5991,7 +6163,9 @@ function responseRemoveReaction(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -6058,7 +6232,9 @@ function responseReportMessage(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -6125,7 +6301,9 @@ function responseUpdateRealmDomain(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -6215,7 +6393,9 @@ function responseGetLinkifiers(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "linkifiers") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -6293,7 +6473,9 @@ function responseAddCodePlayground(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "id") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -6371,7 +6553,9 @@ function responseCreateMessageReminder(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "reminder_id") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -6438,7 +6622,9 @@ function responseUpdateScheduledMessage(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -6505,7 +6691,9 @@ function responseUpdateStream(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -6572,7 +6760,9 @@ function responseUpdateUserGroupSubgroups(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -6672,7 +6862,9 @@ function responseUploadFile(v, out, all, strict) {
                 return;
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_9.has(k1)) {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -6928,7 +7120,9 @@ function responseGetOwnUser(v, out, all, strict) {
             }
             else {
                 const o2 = x21;
-                for (const k1 in o2) {
+                const ks1 = Object.keys(o2);
+                for (let j1 = 0; j1 < ks1.length; j1++) {
+                    const k1 = ks1[j1];
                     if (!allDigits(k1)) {
                         out.push({ path: ".profile_data" + keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
                         if (!all)
@@ -6946,7 +7140,9 @@ function responseGetOwnUser(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k2 in o1) {
+            const ks2 = Object.keys(o1);
+            for (let j2 = 0; j2 < ks2.length; j2++) {
+                const k2 = ks2[j2];
                 if (!KEYS_10.has(k2)) {
                     out.push({ path: keySegment(k2), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -7040,7 +7236,9 @@ function responseUpdatePresence(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (!KEYS_11.has(k1)) {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -7107,7 +7305,9 @@ function responseUpdateStatus(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)
@@ -7174,7 +7374,9 @@ function responseUpdateUser(v, out, all, strict) {
             }
         }
         if (strict) {
-            for (const k1 in o1) {
+            const ks1 = Object.keys(o1);
+            for (let j1 = 0; j1 < ks1.length; j1++) {
+                const k1 = ks1[j1];
                 if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
                     out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
                     if (!all)

@@ -172,6 +172,20 @@ describe('validators target output', () => {
     expect(proto.ok && Object.hasOwn(proto.value, '__proto__') && proto.value['__proto__']).toBe(4);
   });
 
+  it('checks the keys an object has itself, as JSON.stringify writes them (decision 0019)', async () => {
+    const generated = await loadGenerated(hostileModel());
+    const check = generated.responseValidators.updateOddThing!;
+    const good = { 'say "hi"': '*/', constructor: '', class: 'a/b12' };
+    // An inherited enumerable key is not in the body a server sends: strict mode does not see it.
+    const inheriting = Object.assign(Object.create({ x: 0 }) as Record<string, unknown>, good);
+    expect(JSON.parse(JSON.stringify(inheriting))).toEqual(good);
+    expect(check({ result: 'success', msg: '', odd: inheriting }, { strict: true })).toEqual([]);
+    // The same key as the object's own is still unknown.
+    expect(check({ result: 'success', msg: '', odd: { ...good, x: 0 } }, { strict: true })).toEqual([
+      { path: '$.odd.x', message: 'is not a known property' },
+    ]);
+  });
+
   it('passes a plain parameter with no plain-text form through unchecked, with a warning naming file and line', async () => {
     const model = fixtureModel();
     // The model sends lists of objects as JSON text (with a warning); a hand-built plain one degrades here.

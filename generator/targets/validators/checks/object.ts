@@ -158,7 +158,16 @@ function objectRest(args: CheckArgs<ObjectSchema>, record: string, rest: string[
       body.push(...(conditions.length > 0 ? ifBlock(conditions.join(' && '), unlisted) : unlisted));
     }
     if (body.length === 0) return [];
-    const loop = [`for (const ${key} in ${obj}) {`, ...indent(body), '}'];
+    // Own enumerable keys, as JSON.stringify writes them and as minProperties counts them (decision 0019).
+    // Indexed, not for...of: a smaller function that V8 still inlines into its callers.
+    const keys = scope.next('ks');
+    const index = scope.next('j');
+    const loop = [
+      `const ${keys} = Object.keys(${obj});`,
+      `for (let ${index} = 0; ${index} < ${keys}.length; ${index}++) {`,
+      ...indent([`const ${key} = ${keys}[${index}]!;`, ...body]),
+      '}',
+    ];
     return loopOnlyWhenStrict ? ifBlock(sink.strict, loop) : loop;
   }
 }
