@@ -2,6 +2,7 @@
 import type { Handlers } from '../../generated/server.js';
 import { canAccessViewedMessage } from '../domain/access.js';
 import { messageRecord } from '../domain/messages.js';
+import { isGuest } from '../domain/roles.js';
 import { ApiError } from '../errors.js';
 import { services } from '../services.js';
 import { messageForViewer } from '../store/messages.js';
@@ -20,7 +21,7 @@ import { messageForViewer } from '../store/messages.js';
 export const getMessage: Handlers['getMessage'] = async (params, ctx) => {
   const { db, cache } = services(ctx.request);
   // One statement reads the message and everything the caller's view of it needs.
-  const message = await messageForViewer(db, ctx.user.id, params.message_id);
+  const message = await messageForViewer(db, { id: ctx.user.id, isGuest: isGuest(ctx.user) }, params.message_id);
   if (!message || !canAccessViewedMessage(ctx.user, message)) throw new ApiError('BAD_REQUEST', 'Invalid message(s)');
   const realm = (await cache.realm(db))!;
   const linkifiers = message.type === 'stream' ? await cache.linkifiers(db) : [];

@@ -202,7 +202,11 @@ export interface MessageForViewer extends Omit<MessageRow, 'last_edit_at' | 'las
   sender_avatar_version: number;
   /** Null for direct messages. */
   channel: { name: string; is_web_public: boolean; is_private: boolean; history_public_to_subscribers: boolean } | null;
-  /** The caller's subscription to the message's channel, if any. */
+  /**
+   * The caller's subscription to the message's channel, if any. Read only
+   * where access depends on it (canAccessViewedMessage): a channel that is
+   * not web-public and is private or viewed by a guest; null elsewhere.
+   */
   subscription: { active: boolean; created_at: number } | null;
   /** The caller's flags, or null when it has no copy. */
   flags: MessageFlag[] | null;
@@ -215,17 +219,25 @@ export interface MessageForViewer extends Omit<MessageRow, 'last_edit_at' | 'las
   submessages: SubmessageRow[];
 }
 
+// Every lookup is by key. The participants are joined member by member through users' primary key
+// (OFFSET 0 keeps the planner from turning that into a hash join over all users, its choice on the
+// default estimates PGlite plans with, as it never runs ANALYZE), in recipient_members' key order.
+// The subscription is read only when access depends on it, saving a lookup for most views.
 const MESSAGE_FOR_VIEWER = `
   SELECT m.id, m.sender_id, m.type, m.recipient_id, m.channel_id, m.topic, m.content, m.rendered_content, m.client,
     m.sent_at, m.is_me_message,
     u.email AS sender_email, u.full_name AS sender_full_name, u.avatar_version AS sender_avatar_version,
     CASE WHEN c.id IS NOT NULL THEN json_build_object('name', c.name, 'is_web_public', c.is_web_public,
       'is_private', c.is_private, 'history_public_to_subscribers', c.history_public_to_subscribers) END AS channel,
-    CASE WHEN s.user_id IS NOT NULL THEN json_build_object('active', s.active, 'created_at', s.created_at) END AS subscription,
+    CASE WHEN NOT c.is_web_public AND (c.is_private OR $3::boolean) THEN (
+      SELECT json_build_object('active', s.active, 'created_at', s.created_at)
+      FROM subscriptions s WHERE s.user_id = $1 AND s.channel_id = m.channel_id) END AS subscription,
     um.flags,
     CASE WHEN m.type = 'private' THEN COALESCE((
-      SELECT json_agg(json_build_object('id', p.id, 'email', p.email, 'full_name', p.full_name) ORDER BY p.id)
-      FROM recipient_members rm JOIN users p ON p.id = rm.user_id WHERE rm.recipient_id = m.recipient_id), '[]') END AS participants,
+      SELECT json_agg(json_build_object('id', rm.user_id, 'email', p.email, 'full_name', p.full_name) ORDER BY rm.user_id)
+      FROM recipient_members rm
+      CROSS JOIN LATERAL (SELECT p.email, p.full_name FROM users p WHERE p.id = rm.user_id OFFSET 0) p
+      WHERE rm.recipient_id = m.recipient_id), '[]') END AS participants,
     COALESCE((SELECT json_agg(e ORDER BY e.id) FROM message_edits e WHERE e.message_id = m.id), '[]') AS edits,
     COALESCE((SELECT json_agg(json_build_object('emoji_name', r.emoji_name, 'emoji_code', r.emoji_code,
       'reaction_type', r.reaction_type, 'user_id', r.user_id) ORDER BY r.id) FROM reactions r WHERE r.message_id = m.id), '[]') AS reactions,
@@ -233,11 +245,15 @@ const MESSAGE_FOR_VIEWER = `
   FROM messages m
   JOIN users u ON u.id = m.sender_id
   LEFT JOIN channels c ON c.id = m.channel_id
-  LEFT JOIN subscriptions s ON s.channel_id = m.channel_id AND s.user_id = $1
   LEFT JOIN user_messages um ON um.user_id = $1 AND um.message_id = m.id
   WHERE m.id = $2`;
 
-export async function messageForViewer(db: Db, viewerId: number, messageId: number): Promise<MessageForViewer | null> {
-  const { rows } = await db.query<MessageForViewer>(MESSAGE_FOR_VIEWER, [viewerId, messageId]);
+/** The message as `viewer` sees it (`isGuest`: whether the viewer's role is guest), or null when there is no such message. */
+export async function messageForViewer(
+  db: Db,
+  viewer: { id: number; isGuest: boolean },
+  messageId: number,
+): Promise<MessageForViewer | null> {
+  const { rows } = await db.query<MessageForViewer>(MESSAGE_FOR_VIEWER, [viewer.id, messageId, viewer.isGuest]);
   return rows[0] ?? null;
 }
