@@ -90,7 +90,7 @@ export async function authenticate(
     await db.query(options.withOwnUser ? AUTHENTICATE_WITH_OWN_USER : AUTHENTICATE, [email]);
     return null;
   }
-  const ticket = cache?.authTicket();
+  const ticket = cache?.authTicket(db);
   const { rows } = await db.query<UserRow & { api_key_hash: string; cache_version: number } & Partial<OwnUserExtras>>(
     options.withOwnUser ? AUTHENTICATE_WITH_OWN_USER : AUTHENTICATE,
     [email],

@@ -137,9 +137,9 @@ export class SharedCache {
     return entry && { ...entry, ownUser: this.#ownUser.get(username) };
   }
 
-  /** Taken before authentication reads the database: what it read is kept only if nothing changed since. */
-  authTicket(): AuthTicket {
-    return { ...this.#authGeneration };
+  /** Taken before authentication reads the database: what it read is kept only if nothing changed since; undefined where nothing is kept. */
+  authTicket(db: Db): AuthTicket | undefined {
+    return this.#authUsable(db) ? { ...this.#authGeneration } : undefined;
   }
 
   /** Keeps a successful authentication (and the own-user extras read with it) unless a change came after `ticket`. */
