@@ -24,7 +24,7 @@ import { renderValidators } from '../../generator/targets/validators/index.js';
 import { curlExample } from '../../generator/targets/docs/curl.js';
 import { loadGenerated, removeWritten, TEMPLATES_DIR, type GeneratedValidators } from '../fixtures/validators/load.js';
 import { repoRoot } from '../support/process.js';
-import { config } from './helpers.js';
+import { config, runtimeAsWritten } from './helpers.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -104,7 +104,7 @@ describe.each(FAMILIES)('operations family %s', (name) => {
     const source = renderValidators(model, TEMPLATES_DIR, 'npm run generate');
     const golden = join(FIXTURES, name, 'golden');
     await expect(source.validators).toMatchFileSnapshot(join(golden, 'validators.ts'));
-    await expect(source.runtime).toMatchFileSnapshot(join(golden, 'validators-runtime.ts'));
+    expect(source.runtime).toBe(runtimeAsWritten('validators-runtime.ts', source.validators));
     const [types] = await typesTarget.generate({
       model,
       root: ROOT,

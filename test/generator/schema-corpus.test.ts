@@ -22,6 +22,7 @@ import { target as typesTarget } from '../../generator/targets/types/index.js';
 import { renderValidators } from '../../generator/targets/validators/index.js';
 import { arbitraryFor } from '../fixtures/validators/arbitraries.js';
 import { loadGenerated, removeWritten, TEMPLATES_DIR, type GeneratedValidators } from '../fixtures/validators/load.js';
+import { runtimeAsWritten } from './helpers.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -81,7 +82,7 @@ describe.each(FAMILIES)('schema family %s', (name) => {
     const source = renderValidators(model, TEMPLATES_DIR, 'npm run generate');
     const golden = join(CORPUS, name, 'golden');
     await expect(source.validators).toMatchFileSnapshot(join(golden, 'validators.ts'));
-    await expect(source.runtime).toMatchFileSnapshot(join(golden, 'validators-runtime.ts'));
+    expect(source.runtime).toBe(runtimeAsWritten('validators-runtime.ts', source.validators));
     const [types] = await typesTarget.generate({
       model,
       root: ROOT,
