@@ -49,9 +49,20 @@ type Rate = (fn: Contender['fn'], arg: unknown, ms: number) => number;
  * as a caller calling it alone would call it. (ajv's decoders are one
  * closure per operation around ajv's function; their call into ajv is shared
  * by the operations, a few ns of their 300-1,000.)
+ *
+ * Each loop's text is unique (a numbered comment, as benchmark.js puts a
+ * uid in each compiled test): V8 caches `new Function` by its text and call
+ * site, and once that cache's function has feedback, every loop made from
+ * the same text shares one feedback vector. Loops with the same `score`
+ * then shared their call site's feedback across cases, and the later cases
+ * were timed through a megamorphic call (an empty function measured 7.6 ns
+ * a call in the narrow case's place, the narrow's own figure).
  */
+let loopCount = 0;
+
 function timingLoop(score: string): Rate {
-  const source = `return function rate(fn, arg, ms) {
+  const source = `// timing loop ${++loopCount}
+  return function rate(fn, arg, ms) {
     let calls = 0;
     let sum = 0;
     const start = performance.now();
