@@ -26,17 +26,6 @@ export async function fixtureModel(fixture: string): Promise<ApiModel> {
   return buildModel(await loadSpec(join(FIXTURES, fixture, 'openapi.yaml'), root));
 }
 
-/**
- * A runtime module (`validators-runtime.ts`, ...) as the generator writes it:
- * the banner of `beside` (another file of the same output), a blank line, then
- * the module as it sits in `runtime/`. Golden tests compare the written runtime
- * with this instead of storing a copy per fixture.
- */
-export function runtimeAsWritten(file: string, beside: string): string {
-  const banner = beside.slice(0, beside.indexOf('\n\n'));
-  return `${banner}\n\n${readFileSync(new URL(`../../runtime/${file}`, import.meta.url), 'utf8')}`;
-}
-
 /** Every file under `dir`: relative path -> contents and mtime. */
 export function snapshot(dir: string): Map<string, { contents: string; mtimeMs: number }> {
   const files = new Map<string, { contents: string; mtimeMs: number }>();

@@ -13,18 +13,17 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/cli/pipeline.js';
-import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
 import { loadSpec, type LoadedSpec } from '../../generator/load/index.js';
 import { isRecord } from '../../generator/load/walk.js';
 import { buildModel } from '../../generator/model/build.js';
 import type { ApiModel, Operation } from '../../generator/model/types.js';
 import { targets } from '../../generator/targets/index.js';
-import { target as typesTarget } from '../../generator/targets/types/index.js';
 import { renderValidators } from '../../generator/targets/validators/index.js';
 import { curlExample } from '../../generator/targets/docs/curl.js';
 import { loadGenerated, removeWritten, TEMPLATES_DIR, type GeneratedValidators } from '../fixtures/validators/load.js';
 import { repoRoot } from '../support/process.js';
-import { config, runtimeAsWritten } from './helpers.js';
+import { expectGoldenValidatorsAndTypes } from './goldens.js';
+import { config } from './helpers.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -99,25 +98,7 @@ function rawMedia(document: Record<string, unknown>, op: Operation, where: 'requ
 }
 
 describe.each(FAMILIES)('operations family %s', (name) => {
-  it('generates golden validators and types', async () => {
-    const { model } = family(name);
-    const source = renderValidators(model, TEMPLATES_DIR, 'npm run generate');
-    const golden = join(FIXTURES, name, 'golden');
-    await expect(source.validators).toMatchFileSnapshot(join(golden, 'validators.ts'));
-    expect(source.runtime).toBe(runtimeAsWritten('validators-runtime.ts', source.validators));
-    const [types] = await typesTarget.generate({
-      model,
-      root: ROOT,
-      outDir: 'golden',
-      templatesDir: TEMPLATES_DIR,
-      command: 'npm run generate',
-      readExisting: () => undefined,
-      report: () => {},
-      options: DEFAULT_TARGET_OPTIONS,
-      filesOf: async () => [],
-    });
-    await expect(types!.contents).toMatchFileSnapshot(join(golden, 'types.ts'));
-  });
+  it('generates golden validators and types', () => expectGoldenValidatorsAndTypes(family(name).model, join(FIXTURES, name, 'golden')));
 
   it('generates every target without warnings', async () => {
     const root = join(scratch, name);

@@ -17,7 +17,8 @@ import { buildModel } from '../../generator/model/build.js';
 import type { ApiModel, Operation } from '../../generator/model/types.js';
 import { targets } from '../../generator/targets/index.js';
 import { curlExample } from '../../generator/targets/docs/curl.js';
-import { config, runtimeAsWritten } from './helpers.js';
+import { runtimeAsWritten } from './goldens.js';
+import { config } from './helpers.js';
 import { repoRoot } from '../support/process.js';
 
 const FIXTURES = join(repoRoot, 'test/fixtures/operations');

@@ -13,16 +13,14 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
 import { loadSpec, type LoadedSpec } from '../../generator/load/index.js';
 import { buildModel } from '../../generator/model/build.js';
 import { patternFlags } from '../../generator/model/schema.js';
 import type { ApiModel, Schema } from '../../generator/model/types.js';
-import { target as typesTarget } from '../../generator/targets/types/index.js';
 import { renderValidators } from '../../generator/targets/validators/index.js';
 import { arbitraryFor } from '../fixtures/validators/arbitraries.js';
 import { loadGenerated, removeWritten, TEMPLATES_DIR, type GeneratedValidators } from '../fixtures/validators/load.js';
-import { runtimeAsWritten } from './helpers.js';
+import { expectGoldenValidatorsAndTypes } from './goldens.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -77,25 +75,7 @@ const ours = (name: string, schema: string): Validate => (family(name).generated
 const theirs = (name: string, schema: string) => family(name).ajv.getSchema(`${DOC}#/components/schemas/${encodeURIComponent(schema)}`)!;
 
 describe.each(FAMILIES)('schema family %s', (name) => {
-  it('generates golden validators and types', async () => {
-    const { model } = family(name);
-    const source = renderValidators(model, TEMPLATES_DIR, 'npm run generate');
-    const golden = join(CORPUS, name, 'golden');
-    await expect(source.validators).toMatchFileSnapshot(join(golden, 'validators.ts'));
-    expect(source.runtime).toBe(runtimeAsWritten('validators-runtime.ts', source.validators));
-    const [types] = await typesTarget.generate({
-      model,
-      root: ROOT,
-      outDir: 'golden',
-      templatesDir: TEMPLATES_DIR,
-      command: 'npm run generate',
-      readExisting: () => undefined,
-      report: () => {},
-      options: DEFAULT_TARGET_OPTIONS,
-      filesOf: async () => [],
-    });
-    await expect(types!.contents).toMatchFileSnapshot(join(golden, 'types.ts'));
-  });
+  it('generates golden validators and types', () => expectGoldenValidatorsAndTypes(family(name).model, join(CORPUS, name, 'golden')));
 
   it('agrees with ajv on every named schema', () => {
     const { model } = family(name);
