@@ -14,7 +14,7 @@ import { checkDocument } from './check.js';
 import { normalise } from './normalise.js';
 import { formatLocation, SpecError } from './errors.js';
 import { SourceMap } from './source-map.js';
-import { isRecord, walkDocument } from './walk.js';
+import { isRecord, valueAtPointer, walkDocument } from './walk.js';
 
 export { SpecError } from './errors.js';
 export { SourceMap } from './source-map.js';
@@ -118,19 +118,7 @@ function parseYaml(text: string): unknown {
 
 /** Whether `ref` is a JSON pointer into `document` that reaches a value without passing through another `$ref`. */
 function resolvesInside(document: Record<string, unknown>, ref: string): boolean {
-  if (!ref.startsWith('#/')) return ref === '#';
-  let node: unknown = document;
-  for (const segment of ref.slice(2).split('/')) {
-    let key: string;
-    try {
-      key = decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return false;
-    }
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return false;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node !== undefined;
+  return ref.startsWith('#/') ? valueAtPointer(document, ref) !== undefined : ref === '#';
 }
 
 /** Redocly's bundle of the spec's files into one document; the source map learns every file. */

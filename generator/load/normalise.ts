@@ -20,7 +20,7 @@
  */
 import { formatLocation, SpecError } from './errors.js';
 import type { SourceMap } from './source-map.js';
-import { isRecord } from './walk.js';
+import { isRecord, valueAtPointer } from './walk.js';
 
 type Node = Record<string, unknown>;
 
@@ -76,7 +76,7 @@ function expandPathItemRefs(document: Node, sources: SourceMap, warnings: string
     const seen = new Set<unknown>();
     while (isRecord(target) && typeof target.$ref === 'string' && target.$ref.startsWith('#/paths/') && !seen.has(target)) {
       seen.add(target);
-      target = pointer(document, target.$ref);
+      target = valueAtPointer(document, target.$ref);
     }
     if (!isRecord(target) || typeof target.$ref === 'string') continue;
     const copy = cloneTied(target, sources);
@@ -101,21 +101,6 @@ function cloneTied<T>(node: T, sources: SourceMap): T {
   const copy = (Array.isArray(node) ? node.map((child) => cloneTied(child, sources)) : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, cloneTied(v, sources)]))) as T & object;
   sources.alias(copy, node);
   return copy;
-}
-
-function pointer(document: Node, ref: string): unknown {
-  let node: unknown = document;
-  for (const raw of ref.slice(2).split('/')) {
-    let key: string;
-    try {
-      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined;
-    }
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Node)[key];
-  }
-  return node;
 }
 
 function checkVersion(document: Node, sources: SourceMap): string {

@@ -57,3 +57,23 @@ export function walkDocument(document: unknown, visitor: WalkVisitor): void {
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/**
+ * The value a local JSON pointer (`#/paths/~1a/get`) reaches in `document` by
+ * own keys, `$ref`s on the way not followed; undefined where a key is missing
+ * or a segment is not valid percent-encoding.
+ */
+export function valueAtPointer(document: Record<string, unknown>, ref: string): unknown {
+  let node: unknown = document;
+  for (const raw of ref.slice(2).split('/')) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
