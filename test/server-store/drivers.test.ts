@@ -43,6 +43,28 @@ describe.each(['pglite', 'postgres'])('%s driver', (driver) => {
     expect(rows[0]).toEqual({ big: 9007199254740991, list: [1, 2], doc: { a: [1] } });
   });
 
+  it('returns integer arrays of every width as numbers, with NULLs, signs, nesting and empty ones', async () => {
+    const { rows } = await db().query<Record<string, unknown>>(
+      `SELECT ARRAY[1, -32768, 32767]::smallint[] AS small, ARRAY[106, -2147483648, 2147483647, 0]::integer[] AS int,
+        ARRAY[-9007199254740991, 9007199254740991, 7]::bigint[] AS big, ARRAY[1, NULL, -3]::integer[] AS nulls,
+        ARRAY[[1, 2], [3, -4]]::integer[] AS nested, '{}'::integer[] AS empty, NULL::integer[] AS none,
+        (SELECT array_agg(i) FROM generate_series(1, 100) i) AS hundred`,
+    );
+    expect(rows[0]).toEqual({
+      small: [1, -32768, 32767],
+      int: [106, -2147483648, 2147483647, 0],
+      big: [-9007199254740991, 9007199254740991, 7],
+      nulls: [1, null, -3],
+      nested: [
+        [1, 2],
+        [3, -4],
+      ],
+      empty: [],
+      none: null,
+      hundred: Array.from({ length: 100 }, (_, i) => i + 1),
+    });
+  });
+
   it('rolls a transaction back when its function throws', async () => {
     await expect(
       db().transaction(async (tx) => {
