@@ -9,8 +9,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { parseIntegerArray } from '../../server/store/postgres.js';
 
-const pgInt4 = pg.types.getTypeParser(1007, 'text') as (text: string) => unknown;
-const pgInt8Text = pg.types.getTypeParser(1016, 'text') as (text: string) => unknown;
+const pgInt4 = pg.types.getTypeParser(1007 as Parameters<typeof pg.types.getTypeParser>[0], 'text') as (text: string) => unknown;
+const pgInt8Text = pg.types.getTypeParser(1016 as Parameters<typeof pg.types.getTypeParser>[0], 'text') as (text: string) => unknown;
 const toNumbers = (value: unknown): unknown => (Array.isArray(value) ? value.map(toNumbers) : value === null ? null : Number(value));
 const pgInt8 = (text: string) => toNumbers(pgInt8Text(text));
 
