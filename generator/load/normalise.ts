@@ -16,10 +16,12 @@
  *
  * Also, for any version: Swagger 2.0 is refused with how to convert it;
  * `webhooks` and operation `callbacks` are removed with one note; a path
- * whose item refers to another path's item gets a copy of it.
+ * whose item refers to another path's item gets a copy of it; the fields of
+ * a GET or HEAD form body become query parameters (get-forms.ts).
  */
 import { formatLocation, SpecError } from './errors.js';
 import type { SourceMap } from './source-map.js';
+import { formBodiesToQuery } from './get-forms.js';
 import { isRecord, valueAtPointer } from './walk.js';
 
 type Node = Record<string, unknown>;
@@ -55,6 +57,7 @@ export function normalise(document: Node, sources: SourceMap): Normalised {
   }
   dropCallbacks(document, sources, warnings);
   expandPathItemRefs(document, sources, warnings);
+  formBodiesToQuery(document, sources, warnings);
   return { version, warnings };
 }
 
