@@ -301,6 +301,28 @@ if (sections.has('server')) {
     ),
   );
 
+  const withDatabase = rows.filter((r) => r.database !== undefined);
+  if (withDatabase.length > 0) {
+    console.log('\n### PostgreSQL: CPU per request with the database server\n');
+    console.log(
+      "The same rounds. The CPU ratio above counts the server process only; on PostgreSQL the database server's processes (postmaster and children, from /proc) take CPU time from the same cores for every statement. Total: the server's plus the database's CPU per request; its ratio is over the bare route's CPU per request (the bare route uses no database).\n",
+    );
+    console.log(
+      table(
+        ['request', 'server CPU / request', 'PostgreSQL CPU / request', 'total CPU / request', 'bare CPU / request', 'total CPU ratio', 'statements / request'],
+        withDatabase.map((r) => [
+          r.case,
+          `${Math.round(r.cpuPerRequestUs)} µs`,
+          `${Math.round(r.database!.cpuPerRequestUs)} µs`,
+          `${Math.round(r.database!.totalCpuPerRequestUs)} µs`,
+          `${Math.round(r.bareCpuPerRequestUs)} µs`,
+          fmt.ratio(r.database!.totalCpuSlowdown),
+          r.statements === null ? '-' : String(r.statements),
+        ]),
+      ),
+    );
+  }
+
   const serialising = rows.filter((r) => r.bareJson !== undefined);
   if (serialising.length > 0) {
     console.log('\n### Bindings against a bare route that serialises\n');

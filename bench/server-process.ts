@@ -9,10 +9,13 @@
  *   - `bindings`: the mock app (the generated bindings in front of handlers
  *     that do no I/O) and a bare Fastify app answering with its bytes.
  * Prints one JSON line describing the cases, then serves until stdin closes;
- * each `cpu` line on stdin is answered with the process's CPU time so far (µs).
+ * each `cpu` line on stdin is answered with the process's CPU time so far (µs),
+ * each `dbcpu` line with the CPU time so far of the PostgreSQL server it
+ * started (its postmaster and every child: backends, background workers; µs,
+ * from /proc), or -1 where there is none or /proc cannot tell.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -50,6 +53,31 @@ export interface ServerCase {
 }
 
 const RANGE = 100;
+
+// /proc/<pid>/stat counts CPU time in clock ticks; Linux reports them at 100 per second to user space.
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system, µs) of a process and its direct children, from /proc; -1 if unreadable. */
+function processTreeCpuUs(root: number): number {
+  let ticks = 0;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^[0-9]+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue; // gone meanwhile
+      }
+      // Fields after the command name (which may hold spaces): state, ppid, ... utime is field 14, stime 15.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(entry) === root || Number(fields[1]) === root) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+  } catch {
+    return -1;
+  }
+  return (ticks * 1_000_000) / TICKS_PER_SECOND;
+}
 
 /** The database, counting the statements sent through it (a transaction counts its BEGIN and COMMIT). */
 function counting(db: DbHandle): { db: DbHandle; count: { statements: number } } {
@@ -109,10 +137,13 @@ async function main(set: string): Promise<void> {
   };
   process.stdin.on('end', close);
   // `cpu` on stdin: answer this process's CPU time so far (user + system, µs) on stdout.
+  let databaseServer: ThrowawayPostgres | undefined;
   createInterface({ input: process.stdin }).on('line', (line) => {
     if (line === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.stdout.write(`${user + system}\n`);
+    } else if (line === 'dbcpu') {
+      process.stdout.write(`${databaseServer ? processTreeCpuUs(databaseServer.postmasterPid()) : -1}\n`);
     }
   });
   process.on('SIGTERM', close);
@@ -139,6 +170,7 @@ async function main(set: string): Promise<void> {
     let db: DbHandle;
     if (set === 'postgres') {
       const pg: ThrowawayPostgres = await startPostgres();
+      databaseServer = pg;
       closers.push(() => pg.stop());
       db = await openPostgres({ url: pg.url });
     } else if (set === 'pglite') {

@@ -26,6 +26,13 @@ export interface ServerRow {
   bareCpuPerRequestUs: number;
   /** Median per-round (subject CPU per request over bare CPU per request): steadier than req/s on a busy machine. */
   cpuSlowdown: number;
+  /**
+   * PostgreSQL only: median CPU time of the database server (postmaster and
+   * children) per request of the subject (µs), and the median per-round
+   * ratio of the server's plus the database's CPU per request over the bare
+   * route's (which uses no database): what a request costs the machine.
+   */
+  database?: { cpuPerRequestUs: number; totalCpuPerRequestUs: number; totalCpuSlowdown: number };
   /** Database statements per request (BEGIN and COMMIT included); null for the mock. */
   statements: number | null;
   /** Median of the machine's 1-minute load average at the start of each measurement of this case. */
@@ -50,13 +57,16 @@ interface Load {
   loadAverage: number;
   /** CPU time of the server process per request answered (µs). */
   cpuPerRequestUs: number;
+  /** CPU time of the database server per request answered (µs); -1 where not measured. */
+  dbCpuPerRequestUs: number;
 }
 
 type Autocannon = typeof import('autocannon').default;
 
-async function load(autocannon: Autocannon, c: ServerCase, base: string, seconds: number, cpu: () => Promise<number>): Promise<Load> {
+async function load(autocannon: Autocannon, c: ServerCase, base: string, seconds: number, cpu: () => Promise<number>, dbCpu: () => Promise<number>): Promise<Load> {
   const loadAverage = loadavg()[0]!;
   const cpuBefore = await cpu();
+  const dbCpuBefore = await dbCpu();
   const result = await autocannon({
     url: `${base}${c.path}`,
     method: c.method,
@@ -69,7 +79,9 @@ async function load(autocannon: Autocannon, c: ServerCase, base: string, seconds
     throw new Error(`${c.name} on ${base}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
   const cpuUs = (await cpu()) - cpuBefore;
-  return { requestsPerSec: result.requests.average, p99Ms: result.latency.p99, loadAverage, cpuPerRequestUs: cpuUs / result.requests.total };
+  const dbCpuAfter = await dbCpu();
+  const dbCpuPerRequestUs = dbCpuBefore < 0 || dbCpuAfter < 0 ? -1 : (dbCpuAfter - dbCpuBefore) / result.requests.total;
+  return { requestsPerSec: result.requests.average, p99Ms: result.latency.p99, loadAverage, cpuPerRequestUs: cpuUs / result.requests.total, dbCpuPerRequestUs };
 }
 
 interface Child {
@@ -77,6 +89,8 @@ interface Child {
   cases: ServerCase[];
   /** The child's CPU time so far (user + system, µs). */
   cpu(): Promise<number>;
+  /** The CPU time so far of the database server the child started (µs), or -1. */
+  dbCpu(): Promise<number>;
 }
 
 function startChild(set: string): Promise<Child> {
@@ -88,12 +102,12 @@ function startChild(set: string): Promise<Child> {
     const waiting: ((line: string) => void)[] = [];
     lines.once('line', (line) => {
       lines.on('line', (answer) => waiting.shift()?.(answer));
-      const cpu = () =>
+      const ask = (question: string) => () =>
         new Promise<number>((answer) => {
           waiting.push((text) => answer(Number(text)));
-          child.stdin!.write('cpu\n');
+          child.stdin!.write(`${question}\n`);
         });
-      resolve({ child, cases: JSON.parse(line) as ServerCase[], cpu });
+      resolve({ child, cases: JSON.parse(line) as ServerCase[], cpu: ask('cpu'), dbCpu: ask('dbcpu') });
     });
     child.once('exit', (code) => reject(new Error(`the ${set} server process exited with ${code} before it was ready`)));
   });
@@ -112,13 +126,13 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
   const rows: ServerRow[] = [];
   for (const set of options.sets) {
     options.log(`server ${set}: starting`);
-    const { child, cases, cpu } = await startChild(set);
+    const { child, cases, cpu, dbCpu } = await startChild(set);
     try {
       for (const c of cases) {
         // Warm-up: JIT, connection pools, caches.
-        await load(autocannon, c, c.subject, 1, cpu);
-        await load(autocannon, c, c.bare, 1, cpu);
-        if (c.bareJson !== undefined) await load(autocannon, c, c.bareJson, 1, cpu);
+        await load(autocannon, c, c.subject, 1, cpu, dbCpu);
+        await load(autocannon, c, c.bare, 1, cpu, dbCpu);
+        if (c.bareJson !== undefined) await load(autocannon, c, c.bareJson, 1, cpu, dbCpu);
         const subject: Load[] = [];
         const bare: Load[] = [];
         const bareJson: Load[] = [];
@@ -132,7 +146,7 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
           // Rotate which side goes first, so none always meets the same moment of the machine's load.
           for (let i = 0; i < sides.length; i++) {
             const [url, loads] = sides[(i + round) % sides.length]!;
-            loads.push(await load(autocannon, c, url, options.seconds, cpu));
+            loads.push(await load(autocannon, c, url, options.seconds, cpu, dbCpu));
           }
         }
         rows.push({
@@ -146,6 +160,13 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
           cpuPerRequestUs: median(subject.map((l) => l.cpuPerRequestUs)),
           bareCpuPerRequestUs: median(bare.map((l) => l.cpuPerRequestUs)),
           cpuSlowdown: median(subject.map((l, i) => l.cpuPerRequestUs / bare[i]!.cpuPerRequestUs)),
+          ...(subject.every((l) => l.dbCpuPerRequestUs >= 0) && {
+            database: {
+              cpuPerRequestUs: median(subject.map((l) => l.dbCpuPerRequestUs)),
+              totalCpuPerRequestUs: median(subject.map((l) => l.cpuPerRequestUs + l.dbCpuPerRequestUs)),
+              totalCpuSlowdown: median(subject.map((l, i) => (l.cpuPerRequestUs + l.dbCpuPerRequestUs) / bare[i]!.cpuPerRequestUs)),
+            },
+          }),
           statements: c.statements ?? null,
           loadAverage: median([...subject, ...bare, ...bareJson].map((l) => l.loadAverage)),
           ...(bareJson.length > 0 && {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ export interface ThrowawayPostgres {
   url: string;
   /** Stops the server and deletes its directory. */
   stop(): Promise<void>;
+  /** Process id of the server's postmaster (its backends are its children). */
+  postmasterPid(): number;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
     let stopped = false;
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      postmasterPid: () => Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]),
       stop: async () => {
         if (stopped) return;
         stopped = true;
