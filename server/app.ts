@@ -42,8 +42,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     now: options.now ?? (() => Math.floor(Date.now() / 1000)),
   };
   app.decorate('services', services);
-  reportFeatureLevel(app, options.featureLevel);
+  const headers = reportFeatureLevel(app, options.featureLevel, routes);
   await registerRoutes<UserRow>(app, {
+    headers,
     handlers,
     // GET /users/me reads everything it needs in the authenticating statement.
     authenticate: ({ username, password }, request) =>

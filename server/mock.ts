@@ -7,7 +7,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { pathToFileURL } from 'node:url';
 import { mockHandlers } from '../generated/mock-handlers.js';
-import { maxFeatureLevel, registerRoutes } from '../generated/server.js';
+import { maxFeatureLevel, registerRoutes, routes } from '../generated/server.js';
 import { reportFeatureLevel } from './http/feature-level.js';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 
@@ -31,8 +31,9 @@ export interface ListenOptions extends MockOptions {
 
 export async function createMockApp(options: MockOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ frameworkErrors, clientErrorHandler, logger: options.logger ?? false });
-  reportFeatureLevel(app, maxFeatureLevel);
+  const headers = reportFeatureLevel(app, maxFeatureLevel, routes);
   await registerRoutes<MockUser>(app, {
+    headers,
     handlers: mockHandlers,
     authenticate: ({ username }) => ({ email: username }),
     realm: 'teamchat',

@@ -461,3 +461,151 @@ describe('framework errors', () => {
     expect(JSON.parse(response.text)).toEqual({ error: { code: 404, message: 'No operation at /v2/nothing-here' } });
   });
 });
+
+describe('where credentials are checked', () => {
+  // An authenticator that answers through a promise, as a database lookup does.
+  let asyncApp: FastifyInstance;
+  const onRequestHooks = new Map<string, boolean>();
+  const decoded: string[] = [];
+  const seenUsers: unknown[] = [];
+  const failing = (raw: RawRequest): Decoded<FullRawRequest> => {
+    decoded.push(String(raw.path?.id));
+    return raw.path?.id === 'bad' ? { ok: false, error: { msg: 'id is not a pet', rule: 'type' } as never } : passThrough(raw);
+  };
+  const handler: AnyHandler = async (raw, ctx) => {
+    seenUsers.push(ctx.user);
+    return { id: raw.path?.id };
+  };
+
+  beforeAll(async () => {
+    asyncApp = Fastify();
+    asyncApp.addHook('onRoute', (options) => {
+      onRequestHooks.set(`${String(options.method)} ${options.url}`, options.onRequest !== undefined);
+    });
+    const secured = { auth: true, security: [['bearerAuth']] };
+    await registerOperations(
+      asyncApp,
+      '/v2',
+      [
+        operation(route('getPet', 'GET', '/pets/:id', secured), failing, handler, noValidation),
+        operation(route('updatePet', 'POST', '/pets/:id', secured), failing, handler, noValidation),
+      ],
+      {
+        headers: { 'X-Version': '7' },
+        authenticate: async (credential) => {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (credential.kind !== 'bearer') return undefined;
+          if (credential.token === 'boom') throw new Error('lookup failed');
+          return credential.token === 'good' ? { token: credential.token } : null;
+        },
+      },
+      api,
+    );
+    await asyncApp.ready();
+  });
+  afterAll(async () => {
+    await asyncApp.close();
+  });
+  afterEach(() => {
+    decoded.length = 0;
+    seenUsers.length = 0;
+  });
+
+  const get = (id: string, token?: string, method: 'GET' | 'HEAD' = 'GET') =>
+    asyncApp.inject({ method, url: `/v2/pets/${id}`, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+
+  it('needs no onRequest hook on routes of methods without a body, and keeps it where a body is read', () => {
+    expect(onRequestHooks.get('GET /v2/pets/:id')).toBe(false);
+    expect(onRequestHooks.get('POST /v2/pets/:id')).toBe(true);
+  });
+
+  it('hands the user an asynchronous authenticator gives to the handler of a GET', async () => {
+    const response = await get('7', 'good');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ id: '7' });
+    expect(seenUsers).toEqual([{ token: 'good' }]);
+  });
+
+  it('answers wrong or missing credentials with 401 before decoding, on GET and HEAD', async () => {
+    for (const [token, method] of [['bad', 'GET'], [undefined, 'GET'], ['bad', 'HEAD']] as const) {
+      const response = await get('bad', token, method);
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+    }
+    expect(JSON.parse((await get('bad', 'bad')).body)).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Invalid credentials' });
+    expect(decoded).toEqual([]);
+    expect(seenUsers).toEqual([]);
+  });
+
+  it('decodes after an asynchronous authentication, and answers its errors as before', async () => {
+    const refused = await get('bad', 'good');
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'BAD_REQUEST', msg: 'id is not a pet' });
+    const failed = await get('7', 'boom');
+    expect(failed.statusCode).toBe(500);
+    expect(JSON.parse(failed.body)).toMatchObject({ code: 'INTERNAL_ERROR', msg: 'Internal server error' });
+    expect(seenUsers).toEqual([]);
+  });
+
+  it('checks credentials before reading the body of a POST', async () => {
+    const response = await asyncApp.inject({
+      method: 'POST',
+      url: '/v2/pets/7',
+      headers: { authorization: 'Bearer bad', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'name=%E0%A4%A',
+    });
+    expect(response.statusCode).toBe(401);
+    const good = await asyncApp.inject({
+      method: 'POST',
+      url: '/v2/pets/7',
+      headers: { authorization: 'Bearer good', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'name=%E0%A4%A',
+    });
+    expect(good.statusCode).toBe(400);
+  });
+});
+
+describe('headers of every answer (RegisterOptions.headers)', () => {
+  it('are sent first on successes, errors raised before and by the handler, and 404/405 answers', async () => {
+    const app = Fastify();
+    await registerOperations(
+      app,
+      '/v2',
+      [
+        operation(route('getPet', 'GET', '/pets/:id', { auth: true, security: [['bearerAuth']] }), passThrough, async (raw) => ({ id: raw.path?.id }), noValidation),
+        operation(route('addPet', 'POST', '/pets'), passThrough, async () => {
+          throw new ApiError('NOT_FOUND', 'No such owner');
+        }, noValidation),
+      ],
+      { headers: { 'X-Version': '7', 'x-build': 'abc' }, authenticate: (credential) => (credential.kind === 'bearer' && credential.token === 'good' ? {} : null) },
+      api,
+    );
+    const answers = {
+      success: await app.inject({ method: 'GET', url: '/v2/pets/1', headers: { authorization: 'Bearer good' } }),
+      head: await app.inject({ method: 'HEAD', url: '/v2/pets/1', headers: { authorization: 'Bearer good' } }),
+      unauthorized: await app.inject({ method: 'GET', url: '/v2/pets/1' }),
+      thrown: await app.inject({ method: 'POST', url: '/v2/pets' }),
+      // Fastify sets `connection: close` before the error handler runs.
+      brokenBody: await app.inject({ method: 'POST', url: '/v2/pets', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=%E0%A4%A' }),
+      notFound: await app.inject({ method: 'GET', url: '/v2/nothing' }),
+      notAllowed: await app.inject({ method: 'DELETE', url: '/v2/pets' }),
+    };
+    expect(Object.fromEntries(Object.entries(answers).map(([name, response]) => [name, response.statusCode]))).toEqual({
+      success: 200,
+      head: 200,
+      unauthorized: 401,
+      thrown: 404,
+      brokenBody: 400,
+      notFound: 404,
+      notAllowed: 405,
+    });
+    for (const [name, response] of Object.entries(answers)) {
+      const names = response.raw.res.getHeaderNames();
+      expect([name, names.slice(0, 2)]).toEqual([name, ['x-version', 'x-build']]);
+      expect(response.headers['x-version']).toBe('7');
+    }
+    expect(answers.brokenBody.headers.connection).toBe('close');
+    expect(answers.notAllowed.headers.allow).toBe('POST');
+    await app.close();
+  });
+});

@@ -46,6 +46,33 @@ describe('X-Feature-Level', () => {
     await expect(client.createVideoCall()).rejects.toBeInstanceOf(UnsupportedFeatureError);
   });
 
+  it('is on the answers of routes outside the API and on its other 404s', async () => {
+    const docs = await fetch(`${server.url}/docs/`);
+    expect(docs.headers.get('x-feature-level')).toBe('300');
+    const outside = await fetch(`${server.url}/no/such/page`);
+    expect(outside.status).toBe(404);
+    expect(outside.headers.get('x-feature-level')).toBe('300');
+  });
+
+  it('is sent by the bindings on API answers, so API routes carry no hook for it; other routes get one', async () => {
+    const app = await createMockApp();
+    try {
+      app.get('/elsewhere', async () => 'here');
+      await app.ready();
+      // Only /elsewhere has an onRequest hook among the GET routes: the bindings authenticate GETs in the handler.
+      const tree = app.printRoutes({ method: 'GET', includeHooks: true, commonPrefix: false });
+      expect(tree.match(/\(onRequest\)/g)).toHaveLength(1);
+      expect(tree).toMatch(/\/elsewhere \(GET\)\n\s*• \(onRequest\)/);
+      const elsewhere = await app.inject({ method: 'GET', url: '/elsewhere' });
+      expect(elsewhere.headers['x-feature-level']).toBe(String(maxFeatureLevel));
+      const outside = await app.inject({ method: 'POST', url: '/nope', headers: { 'content-type': 'application/json' }, payload: '{x' });
+      expect(outside.statusCode).toBe(400);
+      expect(outside.headers['x-feature-level']).toBe(String(maxFeatureLevel));
+    } finally {
+      await app.close();
+    }
+  });
+
   it('is the highest level of the spec on the mock', async () => {
     const app = await createMockApp();
     try {
