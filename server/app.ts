@@ -30,6 +30,17 @@ export interface AppOptions {
   now?: () => number;
 }
 
+// The largest id an integer column holds.
+const MAX_ID = 2_147_483_647;
+
+/** GET /messages/{message_id}'s id, as the bindings will decode it, when it is a plain id a message can have. */
+function messageIdOf(params: unknown): number | undefined {
+  const text = (params as { message_id?: unknown } | undefined)?.message_id;
+  if (typeof text !== 'string' || !/^[0-9]{1,10}$/.test(text)) return undefined;
+  const id = Number(text);
+  return id <= MAX_ID ? id : undefined;
+}
+
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({ frameworkErrors, clientErrorHandler, logger: withSafeRequestLog(options.logger) });
   const services: Services = {
@@ -46,10 +57,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await registerRoutes<UserRow>(app, {
     headers,
     handlers,
-    // GET /users/me reads everything it needs in the authenticating statement.
+    // GET /users/me and GET /messages/{id} read everything they need in the authenticating statement.
     authenticate: ({ username, password }, request) =>
       authenticate(options.db, username, password, services.cache, {
         withOwnUser: request.method === 'GET' && request.routeOptions.url === routes.getOwnUser.path,
+        withMessage: request.method === 'GET' && request.routeOptions.url === routes.getMessage.path ? messageIdOf(request.params) : undefined,
       }),
     realm: 'teamchat',
     validateResponses: options.validateResponses ?? false,

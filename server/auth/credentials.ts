@@ -10,6 +10,8 @@ import type { SharedCache } from '../store/cache.js';
 import type { UserRow } from '../store/rows.js';
 import { OWN_USER_EXTRAS_COLUMNS, type OwnUserExtras } from '../store/profile.js';
 import { recordLogin, USER_COLUMNS } from '../store/users.js';
+import { messageForViewerSql, type MessageForViewer } from '../store/messages.js';
+import { ROLE } from '../domain/roles.js';
 import { apiKeyMatchesHash, generateApiKey, hashApiKey } from './api-keys.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { seal, unseal } from './secret.js';
@@ -43,12 +45,30 @@ const AUTHENTICATE_WITH_OWN_USER = `SELECT ${USER_COLUMNS}, api_key_hash, (SELEC
   ${OWN_USER_EXTRAS_COLUMNS}
   FROM users WHERE lower(email) = lower($1)`;
 
+// GET /messages/{id}: the message as the user found by the email sees it (messageForViewer's statement
+// with that row as the viewer), null when there is no such message.
+const AUTHENTICATE_WITH_MESSAGE = `SELECT ${USER_COLUMNS}, api_key_hash, (SELECT version FROM cache_version WHERE id = 1) AS cache_version,
+  (SELECT row_to_json(viewed) FROM (${messageForViewerSql('users.id', '$2::integer', `(users.role = ${ROLE.guest})`)}) viewed) AS message
+  FROM users WHERE lower(email) = lower($1)`;
+
 // What GET /users/me needs beyond the caller's row, read by the authenticating statement (see `authenticate`).
 const prefetchedOwnUser = new WeakMap<UserRow, OwnUserExtras>();
+// What GET /messages/{id} needs, read by the authenticating statement: the id asked for, and the message or null.
+const prefetchedMessage = new WeakMap<UserRow, { id: number; message: MessageForViewer | null }>();
 
 /** The own-user extras read with this user's authentication, if it was asked for them. */
 export function ownUserExtrasOf(user: UserRow): OwnUserExtras | undefined {
   return prefetchedOwnUser.get(user);
+}
+
+/**
+ * The message `messageId` as this user sees it (what `messageForViewer`
+ * answers), if their authentication read it; undefined if it did not (then
+ * run that statement).
+ */
+export function prefetchedMessageOf(user: UserRow, messageId: number): MessageForViewer | null | undefined {
+  const prefetched = prefetchedMessage.get(user);
+  return prefetched?.id === messageId ? prefetched.message : undefined;
 }
 
 /**
@@ -74,8 +94,14 @@ export async function authenticate(
   email: string,
   apiKey: string,
   cache?: SharedCache,
-  options: { withOwnUser?: boolean } = {},
+  options: { withOwnUser?: boolean; withMessage?: number } = {},
 ): Promise<UserRow | null> {
+  // GET /messages/{id} likewise reads the message with the authenticating
+  // statement, where one runs (a kept authentication runs none, and the
+  // handler reads the message itself).
+  const withMessage = options.withOwnUser ? undefined : options.withMessage;
+  const statement = options.withOwnUser ? AUTHENTICATE_WITH_OWN_USER : withMessage !== undefined ? AUTHENTICATE_WITH_MESSAGE : AUTHENTICATE;
+  const parameters = withMessage !== undefined ? [email, withMessage] : [email];
   const kept = cache?.authenticated(db, email);
   if (kept && (kept.ownUser || !options.withOwnUser)) {
     if (apiKeyMatchesHash(apiKey, kept.apiKeyHash)) {
@@ -87,21 +113,21 @@ export async function authenticate(
     // The kept hash is the stored one (any change to it drops the entry), so
     // the key is wrong. The statement a miss runs is still run, so that a kept
     // email is not told apart from an unknown one by how long a refusal takes.
-    await db.query(options.withOwnUser ? AUTHENTICATE_WITH_OWN_USER : AUTHENTICATE, [email]);
+    await db.query(statement, parameters);
     return null;
   }
   const ticket = cache?.authTicket(db);
-  const { rows } = await db.query<UserRow & { api_key_hash: string; cache_version: number } & Partial<OwnUserExtras>>(
-    options.withOwnUser ? AUTHENTICATE_WITH_OWN_USER : AUTHENTICATE,
-    [email],
-  );
+  const { rows } = await db.query<
+    UserRow & { api_key_hash: string; cache_version: number } & Partial<OwnUserExtras> & { message?: MessageForViewer | null }
+  >(statement, parameters);
   const row = rows[0];
   const matches = apiKeyMatchesHash(apiKey, row?.api_key_hash ?? ABSENT_KEY_HASH);
   if (row) cache?.observe(row.cache_version);
   if (!row || !matches || !row.is_active) return null;
-  const { api_key_hash: apiKeyHash, cache_version: _version, max_message_id, profile, ...user } = row;
+  const { api_key_hash: apiKeyHash, cache_version: _version, max_message_id, profile, message, ...user } = row;
   const ownUser = options.withOwnUser ? { max_message_id: max_message_id ?? null, profile: profile ?? [] } : undefined;
   if (ownUser) prefetchedOwnUser.set(user, ownUser);
+  if (withMessage !== undefined) prefetchedMessage.set(user, { id: withMessage, message: message ?? null });
   if (ticket) cache!.keepAuthenticated(db, email, ticket, { user: { ...user }, apiKeyHash }, ownUser);
   return user;
 }

@@ -1,5 +1,6 @@
 // Scaffolded by `npm run generate` because this file was missing; from now on it is hand-written.
 import type { Handlers } from '../../generated/server.js';
+import { prefetchedMessageOf } from '../auth/credentials.js';
 import { canAccessViewedMessage } from '../domain/access.js';
 import { messageRecord } from '../domain/messages.js';
 import { isGuest } from '../domain/roles.js';
@@ -20,8 +21,10 @@ import { messageForViewer } from '../store/messages.js';
  */
 export const getMessage: Handlers['getMessage'] = async (params, ctx) => {
   const { db, cache } = services(ctx.request);
-  // One statement reads the message and everything the caller's view of it needs.
-  const message = await messageForViewer(db, { id: ctx.user.id, isGuest: isGuest(ctx.user) }, params.message_id);
+  // One statement reads the message and everything the caller's view of it
+  // needs: on PostgreSQL the authenticating one (app.ts), else its own.
+  const prefetched = prefetchedMessageOf(ctx.user, params.message_id);
+  const message = prefetched !== undefined ? prefetched : await messageForViewer(db, { id: ctx.user.id, isGuest: isGuest(ctx.user) }, params.message_id);
   if (!message || !canAccessViewedMessage(ctx.user, message)) throw new ApiError('BAD_REQUEST', 'Invalid message(s)');
   const realm = (await cache.realm(db))!;
   const linkifiers = message.type === 'stream' ? await cache.linkifiers(db) : [];

@@ -223,15 +223,21 @@ export interface MessageForViewer extends Omit<MessageRow, 'last_edit_at' | 'las
 // (OFFSET 0 keeps the planner from turning that into a hash join over all users, its choice on the
 // default estimates PGlite plans with, as it never runs ANALYZE), in recipient_members' key order.
 // The subscription is read only when access depends on it, saving a lookup for most views.
-const MESSAGE_FOR_VIEWER = `
+/**
+ * The statement of `messageForViewer`, over SQL expressions for the viewer's
+ * id, the message id and whether the viewer is a guest: parameters on its
+ * own, the authenticating statement's user row inside it (credentials.ts).
+ */
+export function messageForViewerSql(viewerId: string, messageId: string, viewerIsGuest: string): string {
+  return `
   SELECT m.id, m.sender_id, m.type, m.recipient_id, m.channel_id, m.topic, m.content, m.rendered_content, m.client,
     m.sent_at, m.is_me_message,
     u.email AS sender_email, u.full_name AS sender_full_name, u.avatar_version AS sender_avatar_version,
     CASE WHEN c.id IS NOT NULL THEN json_build_object('name', c.name, 'is_web_public', c.is_web_public,
       'is_private', c.is_private, 'history_public_to_subscribers', c.history_public_to_subscribers) END AS channel,
-    CASE WHEN NOT c.is_web_public AND (c.is_private OR $3::boolean) THEN (
+    CASE WHEN NOT c.is_web_public AND (c.is_private OR ${viewerIsGuest}) THEN (
       SELECT json_build_object('active', s.active, 'created_at', s.created_at)
-      FROM subscriptions s WHERE s.user_id = $1 AND s.channel_id = m.channel_id) END AS subscription,
+      FROM subscriptions s WHERE s.user_id = ${viewerId} AND s.channel_id = m.channel_id) END AS subscription,
     um.flags,
     CASE WHEN m.type = 'private' THEN COALESCE((
       SELECT json_agg(json_build_object('id', rm.user_id, 'email', p.email, 'full_name', p.full_name) ORDER BY rm.user_id)
@@ -245,8 +251,11 @@ const MESSAGE_FOR_VIEWER = `
   FROM messages m
   JOIN users u ON u.id = m.sender_id
   LEFT JOIN channels c ON c.id = m.channel_id
-  LEFT JOIN user_messages um ON um.user_id = $1 AND um.message_id = m.id
-  WHERE m.id = $2`;
+  LEFT JOIN user_messages um ON um.user_id = ${viewerId} AND um.message_id = m.id
+  WHERE m.id = ${messageId}`;
+}
+
+const MESSAGE_FOR_VIEWER = messageForViewerSql('$1', '$2', '$3::boolean');
 
 /** The message as `viewer` sees it (`isGuest`: whether the viewer's role is guest), or null when there is no such message. */
 export async function messageForViewer(
