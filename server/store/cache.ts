@@ -15,10 +15,13 @@
  * On a database this process owns alone (PGlite: `Db.changes`), the cache
  * follows the committed changes themselves instead (decision 0021): it needs
  * no version, and it also keeps authenticated users, so authentication and
- * GET /users/me run no statement once warm.
+ * GET /users/me run no statement once warm, and the part of each message
+ * that is the same for every viewer, so GET /messages/{id} reads only the
+ * caller's flags (and subscription, where access depends on it).
  */
 import type { Db } from './db.js';
 import type { OwnUserExtras } from './profile.js';
+import type { MessageView } from './messages.js';
 import type { CustomEmojiRow, LinkifierRow, RealmRow, UserRow } from './rows.js';
 import { getRealm, listLinkifiers } from './realm.js';
 
@@ -55,6 +58,15 @@ export class GroupGraph {
   }
 }
 
+/** Freezes a value read from JSON and everything in it, so a shared entry cannot be changed by one of its readers. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 // The cache serving each root handle, so store functions called with it can use it.
 const caches = new WeakMap<Db, SharedCache>();
 
@@ -77,6 +89,10 @@ const USER_TABLES = new Set(['users', '*']);
 // Changes that make the own-user view's extras stale: the highest message id, profile values, profile fields.
 const OWN_USER_TABLES = new Set(['users', 'user_messages', 'custom_profile_values', 'cache_version', '*']);
 const SHARED_TABLES = new Set(['cache_version', '*']);
+// Changes that make a kept message view stale (migration 0007; users for the sender and participants).
+const MESSAGE_TABLES = new Set(['messages', 'message_edits', 'reactions', 'submessages', 'recipient_members', 'channels', 'users', '*']);
+// Past this many messages, the message views start again.
+const MAX_MESSAGE_VIEWS = 10_000;
 
 export class SharedCache {
   #version: number | null = null;
@@ -88,6 +104,9 @@ export class SharedCache {
   readonly #authenticated = new Map<string, AuthenticatedEntry>();
   readonly #ownUser = new Map<string, OwnUserExtras>();
   readonly #authGeneration = { users: 0, ownUser: 0 };
+  // With a change feed only: each message as every viewer sees it, by id.
+  readonly #messageViews = new Map<number, MessageView>();
+  #messageGeneration = 0;
 
   /** With `db`, store functions called with that handle find this cache (`SharedCache.of`). */
   constructor(db?: Db) {
@@ -103,6 +122,10 @@ export class SharedCache {
       if (OWN_USER_TABLES.has(table)) {
         this.#authGeneration.ownUser++;
         this.#ownUser.clear();
+      }
+      if (MESSAGE_TABLES.has(table)) {
+        this.#messageGeneration++;
+        this.#messageViews.clear();
       }
     });
     if (db?.changes) this.#version = 0;
@@ -125,32 +148,49 @@ export class SharedCache {
     this.#entries.clear();
   }
 
-  /** Whether authentication through `db` may use this cache: only with a change feed, on the handle it was made for. */
-  #authUsable(db: Db): boolean {
+  /** Whether `db` may use what is kept by following changes (authentications, own-user extras, message views): only with a change feed, on the handle it was made for. */
+  #followsChanges(db: Db): boolean {
     return this.#db?.changes !== undefined && db === this.#db;
   }
 
   /** The user who last authenticated under this username, with the own-user extras when kept; undefined when not kept. */
   authenticated(db: Db, username: string): (AuthenticatedEntry & { ownUser: OwnUserExtras | undefined }) | undefined {
-    if (!this.#authUsable(db)) return undefined;
+    if (!this.#followsChanges(db)) return undefined;
     const entry = this.#authenticated.get(username);
     return entry && { ...entry, ownUser: this.#ownUser.get(username) };
   }
 
   /** Taken before authentication reads the database: what it read is kept only if nothing changed since; undefined where nothing is kept. */
   authTicket(db: Db): AuthTicket | undefined {
-    return this.#authUsable(db) ? { ...this.#authGeneration } : undefined;
+    return this.#followsChanges(db) ? { ...this.#authGeneration } : undefined;
   }
 
   /** Keeps a successful authentication (and the own-user extras read with it) unless a change came after `ticket`. */
   keepAuthenticated(db: Db, username: string, ticket: AuthTicket, entry: AuthenticatedEntry, ownUser: OwnUserExtras | undefined): void {
-    if (!this.#authUsable(db) || ticket.users !== this.#authGeneration.users) return;
+    if (!this.#followsChanges(db) || ticket.users !== this.#authGeneration.users) return;
     if (this.#authenticated.size >= MAX_AUTHENTICATED && !this.#authenticated.has(username)) {
       this.#authenticated.clear();
       this.#ownUser.clear();
     }
     this.#authenticated.set(username, entry);
     if (ownUser && ticket.ownUser === this.#authGeneration.ownUser) this.#ownUser.set(username, ownUser);
+  }
+
+  /** The kept view of a message (shared and frozen), or undefined when not kept or `db` may not use it. */
+  messageView(db: Db, id: number): MessageView | undefined {
+    return this.#followsChanges(db) ? this.#messageViews.get(id) : undefined;
+  }
+
+  /** Taken before a message view is read from the database: it is kept only if no change came since; undefined where nothing is kept. */
+  messageTicket(db: Db): number | undefined {
+    return this.#followsChanges(db) ? this.#messageGeneration : undefined;
+  }
+
+  /** Keeps a message view read under `ticket`, frozen, unless a change came after it. */
+  keepMessageView(db: Db, ticket: number, view: MessageView): void {
+    if (!this.#followsChanges(db) || ticket !== this.#messageGeneration) return;
+    if (this.#messageViews.size >= MAX_MESSAGE_VIEWS) this.#messageViews.clear();
+    this.#messageViews.set(view.id, deepFreeze(view));
   }
 
   /** Whether reads through `db` may be served from and kept in this cache now. */

@@ -27,7 +27,9 @@ export interface Db {
 
 /**
  * Committed changes, by table name: `cache_version` (any table of the shared
- * caches), `users`, `user_messages`, `custom_profile_values`, or `*` when a
+ * caches), `users`, `user_messages`, `custom_profile_values` (migration
+ * 0005), `messages`, `message_edits`, `reactions`, `submessages`,
+ * `recipient_members`, `channels` (0007), or `*` when a
  * statement may have changed anything (one not run through the driver's own
  * protocol path, such as `exec`). A rolled-back change is never reported.
  */

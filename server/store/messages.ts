@@ -1,3 +1,4 @@
+import { SharedCache } from './cache.js';
 import { nowSeconds, type Db } from './db.js';
 import { subscriberIds } from './channels.js';
 import { channelRecipientId, directRecipientId } from './recipients.js';
@@ -257,12 +258,47 @@ export function messageForViewerSql(viewerId: string, messageId: string, viewerI
 
 const MESSAGE_FOR_VIEWER = messageForViewerSql('$1', '$2', '$3::boolean');
 
-/** The message as `viewer` sees it (`isGuest`: whether the viewer's role is guest), or null when there is no such message. */
+/** What `messageForViewer` reads that is the same for every viewer: all but the caller's flags and subscription. */
+export type MessageView = Omit<MessageForViewer, 'flags' | 'subscription'>;
+
+// With a kept view, the caller's part: the flags, and the subscription where access depends on it (as in the full statement).
+const VIEWER_FLAGS_AND_SUBSCRIPTION = `SELECT (SELECT flags FROM user_messages WHERE user_id = $1 AND message_id = $2) AS flags,
+  (SELECT json_build_object('active', s.active, 'created_at', s.created_at)
+   FROM subscriptions s WHERE s.user_id = $1 AND s.channel_id = $3) AS subscription`;
+
+/**
+ * The message as `viewer` sees it (`isGuest`: whether the viewer's role is
+ * guest), or null when there is no such message. On a database whose changes
+ * the cache follows (PGlite), the part every viewer shares is kept per
+ * message, and a kept message costs one statement by key for the caller's part.
+ */
 export async function messageForViewer(
   db: Db,
   viewer: { id: number; isGuest: boolean },
   messageId: number,
 ): Promise<MessageForViewer | null> {
+  const cache = SharedCache.of(db);
+  const view = cache?.messageView(db, messageId);
+  if (view) {
+    const channel = view.channel;
+    if (channel && !channel.is_web_public && (channel.is_private || viewer.isGuest)) {
+      const { rows } = await db.query<Pick<MessageForViewer, 'flags' | 'subscription'>>(VIEWER_FLAGS_AND_SUBSCRIPTION, [
+        viewer.id,
+        messageId,
+        view.channel_id,
+      ]);
+      return { ...view, flags: rows[0]!.flags, subscription: rows[0]!.subscription };
+    }
+    return { ...view, flags: await userMessageFlags(db, viewer.id, messageId), subscription: null };
+  }
+  const ticket = cache?.messageTicket(db);
   const { rows } = await db.query<MessageForViewer>(MESSAGE_FOR_VIEWER, [viewer.id, messageId, viewer.isGuest]);
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  if (ticket !== undefined) {
+    const { flags, subscription, ...shared } = row;
+    cache!.keepMessageView(db, ticket, shared);
+    return { ...shared, flags, subscription };
+  }
+  return row;
 }
