@@ -368,6 +368,28 @@ if (sections.has('workers')) {
       ]),
     ),
   );
+  const us = (value: number) => `${Math.round(value)} µs`;
+  const percent = (value: number) => `${Math.round(value * 100)}%`;
+  console.log(
+    `\nWhere the CPU went, per request (medians): the server processes, PostgreSQL (postmaster and backends), the load generator (autocannon, in the bench process), everything else the machine ran meanwhile, and the share of the machine left idle. Ceiling: ${machine.cpus} cores over the one-worker total, the most req/s these costs allow with any number of workers.\n`,
+  );
+  console.log(
+    table(
+      ['request', 'workers', 'server', 'PostgreSQL', 'load generator', 'total', 'other processes', 'machine idle', 'req/s', 'ceiling req/s', 'req/s of ceiling'],
+      rows.flatMap((r) => [
+        [
+          r.case, '1', us(r.oneWorkerCpuPerRequestUs), us(r.oneWorkerDbCpuPerRequestUs), us(r.oneWorkerLoadCpuPerRequestUs),
+          us(r.oneWorkerCpuPerRequestUs + r.oneWorkerDbCpuPerRequestUs + r.oneWorkerLoadCpuPerRequestUs), us(r.oneWorkerOtherCpuPerRequestUs), percent(r.oneWorkerIdle),
+          fmt.int(r.oneWorkerRequestsPerSec), fmt.int(r.ceilingRequestsPerSec), percent(r.oneWorkerRequestsPerSec / r.ceilingRequestsPerSec),
+        ],
+        [
+          r.case, '2', us(r.twoWorkersCpuPerRequestUs), us(r.twoWorkersDbCpuPerRequestUs), us(r.twoWorkersLoadCpuPerRequestUs),
+          us(r.twoWorkersCpuPerRequestUs + r.twoWorkersDbCpuPerRequestUs + r.twoWorkersLoadCpuPerRequestUs), us(r.twoWorkersOtherCpuPerRequestUs), percent(r.twoWorkersIdle),
+          fmt.int(r.twoWorkersRequestsPerSec), '', percent(r.twoWorkersRequestsPerSec / r.ceilingRequestsPerSec),
+        ],
+      ]),
+    ),
+  );
 }
 
 loads.push(loadavg()[0]!);

@@ -15,7 +15,7 @@
  * from /proc), or -1 where there is none or /proc cannot tell.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -32,6 +32,7 @@ import { migrate } from '../server/store/migrate.js';
 import { openPglite } from '../server/store/pglite.js';
 import { openPostgres } from '../server/store/postgres.js';
 import { startPostgres, type ThrowawayPostgres } from '../test/support/postgres.js';
+import { processTreeCpuUs } from './stats.js';
 
 export interface ServerCase {
   name: string;
@@ -53,31 +54,6 @@ export interface ServerCase {
 }
 
 const RANGE = 100;
-
-// /proc/<pid>/stat counts CPU time in clock ticks; Linux reports them at 100 per second to user space.
-const TICKS_PER_SECOND = 100;
-
-/** CPU time (user + system, µs) of a process and its direct children, from /proc; -1 if unreadable. */
-function processTreeCpuUs(root: number): number {
-  let ticks = 0;
-  try {
-    for (const entry of readdirSync('/proc')) {
-      if (!/^[0-9]+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue; // gone meanwhile
-      }
-      // Fields after the command name (which may hold spaces): state, ppid, ... utime is field 14, stime 15.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(entry) === root || Number(fields[1]) === root) ticks += Number(fields[11]) + Number(fields[12]);
-    }
-  } catch {
-    return -1;
-  }
-  return (ticks * 1_000_000) / TICKS_PER_SECOND;
-}
 
 /** The database, counting the statements sent through it (a transaction counts its BEGIN and COMMIT). */
 function counting(db: DbHandle): { db: DbHandle; count: { statements: number } } {

@@ -1,9 +1,60 @@
 /** Shared measuring and printing helpers of the benchmarks. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// /proc counts CPU time in clock ticks; Linux reports them at 100 per second to user space.
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system, µs) of a process and all its descendants, from /proc (Linux); -1 where unreadable. */
+export function processTreeCpuUs(root: number): number {
+  const ticks = new Map<number, number>();
+  const children = new Map<number, number[]>();
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^[0-9]+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue; // gone meanwhile
+      }
+      // Fields after the command name (which may hold spaces): state, ppid, ... utime is field 14, stime 15.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      const parent = Number(fields[1]);
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+      if (!children.has(parent)) children.set(parent, []);
+      children.get(parent)!.push(pid);
+    }
+  } catch {
+    return -1;
+  }
+  if (!ticks.has(root)) return -1;
+  let total = 0;
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    total += ticks.get(pid) ?? 0;
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return (total * 1_000_000) / TICKS_PER_SECOND;
+}
+
+/** The machine's CPU time so far, all cores (µs): busy and idle (idle + iowait), from /proc/stat (Linux); NaN elsewhere. */
+export function machineCpuUs(): { busy: number; idle: number } {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already inside user).
+    const idle = fields[3]! + fields[4]!;
+    const busy = fields.slice(0, 8).reduce((sum, value) => sum + value, 0) - idle;
+    return { busy: (busy * 1_000_000) / TICKS_PER_SECOND, idle: (idle * 1_000_000) / TICKS_PER_SECOND };
+  } catch {
+    return { busy: Number.NaN, idle: Number.NaN };
+  }
+}
 
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;

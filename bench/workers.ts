@@ -11,28 +11,22 @@
  * own priority (nice 10 by default, `loadNice`) for the measurement: the
  * servers then get the CPU first, which is what a second worker needs to
  * show what it adds. Nothing else on the machine is reprioritised.
+ *
+ * Where the CPU went is measured too, per request: the server processes,
+ * PostgreSQL's (postmaster and backends, from /proc) and the load generator
+ * (this process), and the share of the machine left idle. Their sum gives
+ * the most requests per second the machine's cores could answer at those
+ * costs, whatever the number of workers: a second worker can only help
+ * while one worker leaves that ceiling well above what it reaches.
  */
 
-/** CPU time (user + system, ms) of a process and all its descendants, from /proc (Linux); NaN elsewhere. */
-function treeCpuMs(pid: number): number {
-  try {
-    const [, rest] = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ');
-    const fields = rest!.split(' ');
-    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
-    let ms = (Number(fields[11]) + Number(fields[12])) * 10;
-    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean)) ms += treeCpuMs(Number(child));
-    return ms;
-  } catch {
-    return Number.NaN;
-  }
-}
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { getPriority, setPriority, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, getPriority, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgres } from '../server/store/postgres.js';
 import { startServeProcess, type ServeProcess } from '../test/load/serve-process.js';
 import { startPostgres } from '../test/support/postgres.js';
-import { median } from './stats.js';
+import { machineCpuUs, median, processTreeCpuUs } from './stats.js';
 
 export interface WorkersRow {
   case: string;
@@ -45,6 +39,29 @@ export interface WorkersRow {
   /** Median CPU time of the server processes per request (µs), primary and workers (PostgreSQL not counted). */
   oneWorkerCpuPerRequestUs: number;
   twoWorkersCpuPerRequestUs: number;
+  /** Median CPU time per request (µs) of PostgreSQL (postmaster and backends) and of the load generator. */
+  oneWorkerDbCpuPerRequestUs: number;
+  twoWorkersDbCpuPerRequestUs: number;
+  oneWorkerLoadCpuPerRequestUs: number;
+  twoWorkersLoadCpuPerRequestUs: number;
+  /** Median CPU time per request (µs) of everything else on the machine (the machine's busy time less the three above). */
+  oneWorkerOtherCpuPerRequestUs: number;
+  twoWorkersOtherCpuPerRequestUs: number;
+  /** Median share of the machine's CPU time left idle during the rounds (0-1). */
+  oneWorkerIdle: number;
+  twoWorkersIdle: number;
+  /** The machine's cores over the one-worker rounds' total CPU per request (server + PostgreSQL + load generator): the most req/s those costs allow. */
+  ceilingRequestsPerSec: number;
+}
+
+interface Round {
+  requestsPerSec: number;
+  p99Ms: number;
+  cpuPerRequestUs: number;
+  dbCpuPerRequestUs: number;
+  loadCpuPerRequestUs: number;
+  otherCpuPerRequestUs: number;
+  idle: number;
 }
 
 type Autocannon = typeof import('autocannon').default;
@@ -77,21 +94,40 @@ export async function benchWorkers(options: { rounds: number; seconds: number; l
     ];
     const load = async (server: ServeProcess, path: string, seconds: number) => {
       const authorization = `Basic ${Buffer.from(`${MEMBER}:${server.apiKeys.get(MEMBER)}`).toString('base64')}`;
-      const cpuBefore = treeCpuMs(server.child.pid!);
+      const cpuBefore = processTreeCpuUs(server.child.pid!);
+      const dbBefore = processTreeCpuUs(pg.postmasterPid());
+      const loadBefore = process.cpuUsage();
+      const machineBefore = machineCpuUs();
       const result = await autocannon({ url: `${server.url}${path}`, headers: { authorization }, connections: 10, duration: seconds });
+      const machine = machineCpuUs();
+      const load = process.cpuUsage(loadBefore);
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      const cpuUs = (treeCpuMs(server.child.pid!) - cpuBefore) * 1000;
-      return { requestsPerSec: result.requests.average, p99Ms: result.latency.p99, cpuPerRequestUs: cpuUs / result.requests.total };
+      const requests = result.requests.total;
+      const idle = machine.idle - machineBefore.idle;
+      const busy = machine.busy - machineBefore.busy;
+      const cpuPerRequestUs = (processTreeCpuUs(server.child.pid!) - cpuBefore) / requests;
+      const dbCpuPerRequestUs = (processTreeCpuUs(pg.postmasterPid()) - dbBefore) / requests;
+      const loadCpuPerRequestUs = (load.user + load.system) / requests;
+      return {
+        requestsPerSec: result.requests.average,
+        p99Ms: result.latency.p99,
+        cpuPerRequestUs,
+        dbCpuPerRequestUs,
+        loadCpuPerRequestUs,
+        otherCpuPerRequestUs: Math.max(0, busy / requests - cpuPerRequestUs - dbCpuPerRequestUs - loadCpuPerRequestUs),
+        idle: idle / (idle + busy),
+      };
     };
     // The servers, started above at normal priority, get the CPU before the load generator.
     const priority = getPriority();
     setPriority(Math.max(priority, options.loadNice ?? 10));
     const rows: WorkersRow[] = [];
+    const cores = availableParallelism();
     for (const c of cases) {
       await load(one, c.path, 1);
       await load(two, c.path, 1);
-      const ones: { requestsPerSec: number; p99Ms: number; cpuPerRequestUs: number }[] = [];
-      const twos: { requestsPerSec: number; p99Ms: number; cpuPerRequestUs: number }[] = [];
+      const ones: Round[] = [];
+      const twos: Round[] = [];
       for (let round = 0; round < options.rounds; round++) {
         options.log(`workers: ${c.name}, round ${round + 1}/${options.rounds}`);
         if (round % 2 === 0) {
@@ -111,6 +147,15 @@ export async function benchWorkers(options: { rounds: number; seconds: number; l
         speedup: median(twos.map((l, i) => l.requestsPerSec / ones[i]!.requestsPerSec)),
         oneWorkerCpuPerRequestUs: median(ones.map((l) => l.cpuPerRequestUs)),
         twoWorkersCpuPerRequestUs: median(twos.map((l) => l.cpuPerRequestUs)),
+        oneWorkerDbCpuPerRequestUs: median(ones.map((l) => l.dbCpuPerRequestUs)),
+        twoWorkersDbCpuPerRequestUs: median(twos.map((l) => l.dbCpuPerRequestUs)),
+        oneWorkerLoadCpuPerRequestUs: median(ones.map((l) => l.loadCpuPerRequestUs)),
+        twoWorkersLoadCpuPerRequestUs: median(twos.map((l) => l.loadCpuPerRequestUs)),
+        oneWorkerOtherCpuPerRequestUs: median(ones.map((l) => l.otherCpuPerRequestUs)),
+        twoWorkersOtherCpuPerRequestUs: median(twos.map((l) => l.otherCpuPerRequestUs)),
+        oneWorkerIdle: median(ones.map((l) => l.idle)),
+        twoWorkersIdle: median(twos.map((l) => l.idle)),
+        ceilingRequestsPerSec: median(ones.map((l) => (cores * 1_000_000) / (l.cpuPerRequestUs + l.dbCpuPerRequestUs + l.loadCpuPerRequestUs))),
       });
     }
     return rows;
