@@ -80,13 +80,42 @@ const READABLE_CHANNELS = `readable AS MATERIALIZED (
     WHERE c.is_web_public OR (NOT c.is_private AND NOT $2) OR COALESCE(s.active, false))`;
 
 /**
- * The candidate rows: the caller's copies it may read (READABLE_CHANNELS, in
- * the same statement); direct messages (no channel): the participants, who
- * are exactly those with a copy.
+ * The caller's copies it may read (READABLE_CHANNELS, in the same
+ * statement; direct messages, which have no channel: the participants, who
+ * are exactly those with a copy) that match `condition` and `bound`, in ID
+ * order, at most `limit`, as `columns` of `m` (messages).
+ *
+ * Written so that it reads about as many rows as it returns, not the
+ * caller's history:
+ * - The walk is ordered and bounded on the caller's copies
+ *   (`um.message_id`: user_messages' primary key, or the partial index of
+ *   unread copies when the condition asks for them).
+ * - A `limit` other than a number is a sub-select, so the planner plans to
+ *   stop early rather than for all the rows it expects (without
+ *   statistics it expects about the limit, and would read and sort
+ *   everything past the anchor).
+ * - With `lookup`, each copy's message is found by its key (a LATERAL
+ *   sub-query with OFFSET 0 cannot be joined any other way), a plan bounded
+ *   by construction, whatever the estimates. Otherwise messages are joined,
+ *   the bound repeated on their key so that a merge join stops at the anchor
+ *   on both sides; on small tables a join is cheaper than a lookup per copy.
  */
-const ACCESSIBLE = `
-  FROM user_messages um JOIN messages m ON m.id = um.message_id
-  WHERE um.user_id = $1 AND (m.channel_id IS NULL OR m.channel_id IN (SELECT id FROM readable))`;
+function copies(condition: string, columns: string, bound: (column: string) => string, order: 'ASC' | 'DESC', limit: string, lookup: boolean): string {
+  const readable = '(m.channel_id IS NULL OR m.channel_id IN (SELECT id FROM readable))';
+  const first = /^[0-9]+$/.test(limit) ? limit : `(SELECT ${limit})`;
+  if (!lookup)
+    return `SELECT ${columns}
+    FROM user_messages um JOIN messages m ON m.id = um.message_id
+    WHERE um.user_id = $1 AND ${readable} AND (${condition}) AND ${bound('um.message_id')} AND ${bound('m.id')}
+    ORDER BY um.message_id ${order} LIMIT ${first}`;
+  // Every column of messages a narrow's condition reads (narrow.ts).
+  return `SELECT ${columns}
+    FROM user_messages um CROSS JOIN LATERAL (
+      SELECT m.id, m.channel_id, m.sender_id, m.recipient_id, m.type, m.topic FROM messages m
+      WHERE m.id = um.message_id AND ${readable} OFFSET 0) m
+    WHERE um.user_id = $1 AND (${condition}) AND ${bound('um.message_id')}
+    ORDER BY um.message_id ${order} LIMIT ${first}`;
+}
 
 /**
  * Finds the range of matching messages around the anchor and sets or clears
@@ -107,15 +136,18 @@ const ACCESSIBLE = `
  */
 export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise<RangeUpdateResult> {
   const p = new SqlParams(request.params.values);
-  const matches = (columns: string, extra: string, order: 'ASC' | 'DESC', limit: string) =>
-    `SELECT ${columns} ${ACCESSIBLE} AND (${request.condition}) AND ${extra} ORDER BY m.id ${order} LIMIT ${limit}`;
+  const condition = request.condition;
   const anchor = request.anchor;
+  // A keyword's anchor looks its messages up (it stops at the first match):
+  // a join could walk the messages from the end of the table until it met
+  // the caller's first match, which for a sparse narrow (is:unread after a
+  // long read history) is the whole table.
   const anchorSql =
     typeof anchor === 'object'
       ? `${p.add(anchor.id)}::integer`
       : anchor === 'first_unread'
-        ? `COALESCE((${matches('m.id', `NOT ('read' = ANY (um.flags))`, 'ASC', '1')}), (${matches('m.id', 'true', 'DESC', '1')}))`
-        : `(${matches('m.id', 'true', anchor === 'oldest' ? 'ASC' : 'DESC', '1')})`;
+        ? `COALESCE((${copies(condition, 'm.id', () => `NOT ('read' = ANY (um.flags))`, 'ASC', '1', true)}), (${copies(condition, 'm.id', () => 'true', 'DESC', '1', true)}))`
+        : `(${copies(condition, 'm.id', () => 'true', anchor === 'oldest' ? 'ASC' : 'DESC', '1', true)})`;
   const numBefore = p.add(request.numBefore);
   const numAfter = p.add(request.numAfter);
   const flag = p.add(request.flag);
@@ -127,7 +159,7 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
     ? `
       UNION ALL (SELECT * FROM after WHERE id = (SELECT id FROM anchor))`
     : '';
-  const afterFrom = request.includeAnchor ? `m.id >= (SELECT id FROM anchor)` : `m.id > (SELECT id FROM anchor)`;
+  const afterFrom = (column: string) => `${column} ${request.includeAnchor ? '>=' : '>'} (SELECT id FROM anchor)`;
   const afterLimit = request.includeAnchor ? `${numAfter}::integer + 2` : `${numAfter}::integer + 1`;
   // With skipUnsubscribed, the range's messages in channels the caller is not actively subscribed to stay as they are.
   const target = skip ? `SELECT id FROM range WHERE channel_id IS NULL OR channel_id IN (SELECT id FROM readable WHERE subscribed)` : 'SELECT id FROM range';
@@ -138,10 +170,16 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
   // connections need the rows locked in order first (on PGlite the extra
   // pass cost about half again the statement's time).
   const lockInOrder = db.driver === 'postgres';
+  // PGlite plans a statement once, when first used, and never has
+  // statistics: a narrowed range looks up each copy's message, a plan that
+  // stays bounded as the tables grow (a join, planned on small tables, hashes
+  // the whole table). PostgreSQL's analysed plans join; on small analysed
+  // tables it would turn the lookups into a scan of messages per copy.
+  const lookUp = condition !== 'true' && db.driver === 'pglite';
   const sql = `WITH ${READABLE_CHANNELS},
     anchor AS MATERIALIZED (SELECT ${anchorSql} AS id),
-    before AS MATERIALIZED (${matches(columns, 'm.id < (SELECT id FROM anchor)', 'DESC', `${numBefore}::integer + 1`)}),
-    after AS MATERIALIZED (${matches(columns, afterFrom, 'ASC', afterLimit)}),
+    before AS MATERIALIZED (${copies(condition, columns, (column) => `${column} < (SELECT id FROM anchor)`, 'DESC', `${numBefore}::integer + 1`, lookUp)}),
+    after AS MATERIALIZED (${copies(condition, columns, afterFrom, 'ASC', afterLimit, lookUp)}),
     range AS MATERIALIZED (
       (SELECT * FROM before ORDER BY id DESC LIMIT ${numBefore}::integer)${self}
       UNION ALL (SELECT * FROM after WHERE id > (SELECT id FROM anchor) ORDER BY id ASC LIMIT ${numAfter}::integer)),

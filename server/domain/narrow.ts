@@ -4,7 +4,8 @@
  * as a numbered parameter: no user text is ever spliced into SQL.
  *
  * The condition reads the aliases `m` (messages) and `um` (the caller's
- * user_messages row).
+ * user_messages row); of `m`, only id, channel_id, sender_id, recipient_id,
+ * type and topic (flags.ts looks up just those).
  */
 import type { components } from '../../generated/types.js';
 import { ApiError } from '../errors.js';
@@ -139,7 +140,10 @@ export async function narrowCondition(ctx: NarrowContext, narrow: readonly Narro
   for (const term of narrow) {
     const [operator, operand, negated] = Array.isArray(term) ? [term[0], term[1], false] : [term.operator, term.operand, term.negated === true];
     // COALESCE: a comparison with NULL (a direct message's channel) is a non-match, so its negation matches.
-    const condition = `COALESCE((${await termCondition(ctx, operator, operand, params)}), false)`;
+    // An `is` term reads only columns that are never NULL, so it stands as written: is:unread is then
+    // the predicate of the partial index of unread copies, which a range of unread messages walks.
+    const sql = await termCondition(ctx, operator, operand, params);
+    const condition = operator === 'is' ? `(${sql})` : `COALESCE((${sql}), false)`;
     parts.push(negated ? `NOT ${condition}` : condition);
   }
   return parts.length === 0 ? 'true' : parts.join(' AND ');
