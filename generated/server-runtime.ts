@@ -952,6 +952,12 @@ function credentialOf(request: FastifyRequest, name: string, scheme: SecuritySch
     case 'basic': {
       const header = request.headers.authorization;
       if (header === undefined || header === '') return undefined;
+      // The connection's previous request sent the same header (a keep-alive client sends its credentials
+      // with every request): its decoding again. Only the decoding is kept; `authenticate` still checks them.
+      // HTTP/1 only: an HTTP/2 request's socket is a proxy that throws once its stream is gone.
+      const socket = request.raw.httpVersionMajor === 1 ? (request.raw.socket as BasicSocket | null | undefined) : undefined;
+      const kept = socket?.[kBasic];
+      if (kept !== undefined && sameText(kept.header, header)) return { scheme: name, kind: 'basic', username: kept.username, password: kept.password };
       const match = /^Basic +([A-Za-z0-9+/]+={0,2})$/i.exec(header.trim());
       if (match?.[1] === undefined) return new Malformed('Malformed Authorization header: expected HTTP Basic credentials');
       const credentials = base64Text(match[1]);
@@ -959,7 +965,10 @@ function credentialOf(request: FastifyRequest, name: string, scheme: SecuritySch
       if (colon <= 0) {
         return new Malformed(`Malformed HTTP Basic credentials: expected ${settings.api.formFields ? 'email:api_key' : 'username:password'}`);
       }
-      return { scheme: name, kind: 'basic', username: credentials.slice(0, colon), password: credentials.slice(colon + 1) };
+      const username = credentials.slice(0, colon);
+      const password = credentials.slice(colon + 1);
+      if (socket !== null && socket !== undefined) socket[kBasic] = { header, username, password };
+      return { scheme: name, kind: 'basic', username, password };
     }
     case 'bearer':
     case 'oauth2':
@@ -992,6 +1001,27 @@ function credentialOf(request: FastifyRequest, name: string, scheme: SecuritySch
     case 'mutualTLS':
       return (request.raw.socket as { authorized?: boolean }).authorized === true ? { scheme: name, kind: 'mutualTLS' } : undefined;
   }
+}
+
+/**
+ * The last well-formed HTTP Basic header a connection sent, decoded (see
+ * credentialOf): one entry per connection, gone with it, compared with the
+ * next request's header on the same connection only.
+ */
+const kBasic = Symbol('teamchat.basic');
+type BasicSocket = { [kBasic]?: { header: string; username: string; password: string } };
+
+/**
+ * Whether `kept` and `sent` are the same text, in a time that depends on the
+ * length of `sent` only (no early exit at the first difference): how much of
+ * a header matches the one kept for its connection does not show in the
+ * time. Exported for tests.
+ */
+export function sameText(kept: string, sent: string): boolean {
+  let difference = kept.length ^ sent.length;
+  // Past the end of `kept`, charCodeAt is NaN, which `^` reads as 0; the lengths differ then anyway.
+  for (let i = 0; i < sent.length; i++) difference |= kept.charCodeAt(i) ^ sent.charCodeAt(i);
+  return difference === 0;
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;

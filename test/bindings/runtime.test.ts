@@ -8,6 +8,7 @@
  */
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import fc from 'fast-check';
+import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -16,6 +17,7 @@ import {
   parseCookies,
   parseForm,
   registerOperations,
+  sameText,
   type ApiSettings,
   type Credential,
   type FullRawRequest,
@@ -355,6 +357,73 @@ describe('authentication', () => {
       { numRuns: 300 },
     );
     expect(await seen(Buffer.from('zoë:pässwörd').toString('base64'))).toBe('zoë:pässwörd');
+  });
+
+  it('decodes each Basic header a keep-alive connection sends, whatever the one before it was', async () => {
+    const served = Fastify();
+    const seen: string[] = [];
+    await registerOperations(
+      served,
+      '/v2',
+      [bind(route('basicOnly', 'GET', '/basic', { auth: true, security: [['basicAuth']] }), record)],
+      {
+        authenticate: (credential) => {
+          if (credential.kind !== 'basic') return null;
+          seen.push(`${credential.username}:${credential.password}`);
+          return credential.password === 'pw' ? { user: credential.username } : null;
+        },
+      },
+      api,
+    );
+    let connections = 0;
+    served.server.on('connection', () => connections++);
+    const address = await served.listen({ host: '127.0.0.1', port: 0 });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (authorization: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.get(`${address}/v2/basic`, { agent, headers: { authorization } }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        });
+        request.on('error', reject);
+      });
+    const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
+    try {
+      const sent = [
+        basic('ann:pw'),
+        basic('ann:pw'),
+        basic('bob:pw'),
+        basic('ann:wrong'),
+        'Basic !!!',
+        basic('ann:pw'),
+        basic('no colon'),
+        ` ${basic('ann:pw').toLowerCase().slice(0, 6)}${basic('ann:pw').slice(6)}  `,
+        basic('ann:pw'),
+      ];
+      const statuses: number[] = [];
+      for (const authorization of sent) statuses.push(await get(authorization));
+      expect(connections).toBe(1);
+      expect(statuses).toEqual([200, 200, 200, 401, 401, 200, 401, 200, 200]);
+      expect(seen).toEqual(['ann:pw', 'ann:pw', 'bob:pw', 'ann:wrong', 'ann:pw', 'ann:pw', 'ann:pw']);
+    } finally {
+      agent.destroy();
+      await served.close();
+    }
+  });
+
+  it('compares a header with the one kept for its connection as === does (sameText)', () => {
+    const text = fc.string({ maxLength: 12 });
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        expect(sameText(a, b)).toBe(a === b);
+        expect(sameText(a, a + b)).toBe(b === '');
+        expect(sameText(a + b, a)).toBe(b === '');
+        expect(sameText(a, `${a}`.split('').join(''))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    expect(sameText('Basic YTpi', 'Basic YTpj')).toBe(false);
+    expect(sameText('', '')).toBe(true);
   });
 
   it('hands a bearer token to authenticate and the user to the handler', async () => {
