@@ -14,6 +14,16 @@ export interface PgliteOptions {
    * process), so tests turn it on and the server does not.
    */
   checkHandleUse?: boolean;
+  /**
+   * Keep the planner's statistics current, as PostgreSQL's autovacuum would
+   * (PGlite has none): a few seconds after rows change, ANALYZE each table
+   * whose changes since its last analysis pass autovacuum's default
+   * threshold (50 + 10% of its rows). On by default; tests that measure the
+   * planner's default estimates turn it off.
+   */
+  autoAnalyze?: boolean;
+  /** Milliseconds from a change to the check (default 5,000); tests shorten it. */
+  analyzeDelayMs?: number;
 }
 
 type BackendMessage = Parameters<typeof parse.parseResults>[0][number];
@@ -46,6 +56,20 @@ function errorOf(data: Uint8Array): never {
   });
   return rethrowDataError(error ?? new Error("the database answered with an error it did not describe"));
 }
+
+/**
+ * Tables due for analysis by autovacuum's own rule with its defaults
+ * (autovacuum_analyze_threshold 50, autovacuum_analyze_scale_factor 0.1;
+ * a table never analysed counts 0 rows), read from the cumulative
+ * statistics, which PGlite keeps like any server.
+ */
+const TABLES_TO_ANALYZE = `SELECT format('%I.%I', s.schemaname, s.relname) AS name
+FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+WHERE s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)`;
+// The statistics a session collects reach the shared counters when it goes idle, at most once a second
+// (a server flushes the rest on a timer, which PGlite's single session never runs): flush them first.
+const FLUSH_STATISTICS = 'SELECT pg_stat_force_next_flush()';
+const ANALYZE_DELAY_MS = 5000;
 
 // The channel migration 0005's triggers notify, and the session setting that turns them on.
 const CHANGES_CHANNEL = 'teamchat_changes';
@@ -171,6 +195,37 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
   const prepared = new Map<string, Prepared>();
   const { serialize } = protocol;
 
+  // Statistics kept current (autoAnalyze): a change arms one timer; when it fires, the tables due
+  // are analysed one statement at a time, each under the lock, so no transaction is ever open then.
+  const autoAnalyze = options.autoAnalyze ?? true;
+  const analyzeDelay = options.analyzeDelayMs ?? ANALYZE_DELAY_MS;
+  let closed = false;
+  let analyzeTimer: NodeJS.Timeout | null = null;
+  let analyzing: Promise<void> | null = null;
+  let analyzeFailed = false;
+  const underLock = <T>(fn: () => Promise<T>): Promise<T | undefined> => lock.run(() => (closed ? Promise.resolve(undefined) : fn()));
+  const analyzeDue = async (): Promise<void> => {
+    analyzeTimer = null;
+    try {
+      const due = await underLock(async () => {
+        await send(serialize.query(FLUSH_STATISTICS));
+        return (await pg.query<{ name: string }>(TABLES_TO_ANALYZE)).rows;
+      });
+      for (const { name } of due ?? []) await underLock(() => send(serialize.query(`ANALYZE ${name}`)));
+    } catch (error) {
+      // Never a request's failure: said once, then tried again after the next changes.
+      if (!analyzeFailed) console.error(`teamchat: could not analyse the embedded database's tables: ${(error as Error).message}`);
+      analyzeFailed = true;
+    }
+  };
+  const rowsChanged = (): void => {
+    if (!autoAnalyze || analyzeTimer || closed) return;
+    analyzeTimer = setTimeout(() => {
+      analyzing = analyzeDue().finally(() => (analyzing = null));
+    }, analyzeDelay);
+    analyzeTimer.unref();
+  };
+
   // Committed changes (migration 0005): this process is the database's only user (`claim`), so
   // every change reaches it, in the answer of the statement or COMMIT that committed it.
   const listeners = new Set<(table: string) => void>();
@@ -228,6 +283,7 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
       if (prepared.size >= MAX_PREPARED) {
         // PGlite's own path keeps the notifications to itself: count it as a change of anything.
         const fallback = await pg.query<T>(sql, params ? [...params] : undefined).finally(() => changed('*')).catch(rethrowDataError);
+        if (fallback.affectedRows) rowsChanged();
         return { rows: fallback.rows, rowCount: Math.max(fallback.rows.length, fallback.affectedRows ?? 0) };
       }
       statement = await prepare(sql);
@@ -289,6 +345,7 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
       }
       at = end;
     }
+    if (affected > 0) rowsChanged();
     return { rows: rows as T[], rowCount: Math.max(rows.length, affected) };
   };
 
@@ -303,6 +360,7 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
     query: run,
     exec: async (sql) => {
       await pg.exec(sql);
+      rowsChanged();
     },
     transaction: (fn) => withSavepoint(tx, fn),
   };
@@ -320,7 +378,7 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
     exec: (sql) => {
       guard();
       // PGlite's own path keeps the notifications to itself: count it as a change of anything.
-      return lock.run(() => pg.exec(sql).finally(() => changed('*')).then(() => undefined));
+      return lock.run(() => pg.exec(sql).finally(() => changed('*')).then(() => rowsChanged()));
     },
     transaction: <T>(fn: (tx: Db) => Promise<T>) => {
       guard();
@@ -341,15 +399,21 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
         return value;
       });
     },
-    close: () =>
-      lock.run(async () => {
+    close: async () => {
+      // A pending check never starts; a running one stops before its next statement.
+      closed = true;
+      if (analyzeTimer) clearTimeout(analyzeTimer);
+      analyzeTimer = null;
+      await analyzing;
+      return lock.run(async () => {
         listeners.clear();
         try {
           await pg.close();
         } finally {
           release();
         }
-      }),
+      });
+    },
   };
 }
 
