@@ -180,6 +180,10 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * its session LISTENs to migration 0005's notifications, which PostgreSQL
  * puts in the answer of the committing statement or COMMIT, and `changes`
  * reports them before that statement's promise resolves (decision 0021).
+ *
+ * PGlite has no autovacuum: the driver analyses tables itself by
+ * autovacuum's rule (`autoAnalyze`, decision 0022), so the plans of its
+ * prepared statements follow the data as it grows.
  */
 export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
   if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
