@@ -170,10 +170,10 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
   // connections need the rows locked in order first (on PGlite the extra
   // pass cost about half again the statement's time).
   const lockInOrder = db.driver === 'postgres';
-  // PGlite plans a statement once, when first used, and never has
-  // statistics: a narrowed range looks up each copy's message, a plan that
-  // stays bounded as the tables grow (a join, planned on small tables, hashes
-  // the whole table). PostgreSQL's analysed plans join; on small analysed
+  // PGlite plans a statement when first used and replans it only after an
+  // analysis, which small tables never get (decision 0022): a narrowed range
+  // looks up each copy's message, a plan that stays bounded as the tables
+  // grow (a join, planned on small tables, hashes the whole table). PostgreSQL's analysed plans join; on small analysed
   // tables it would turn the lookups into a scan of messages per copy.
   const lookUp = condition !== 'true' && db.driver === 'pglite';
   const sql = `WITH ${READABLE_CHANNELS},
