@@ -89,6 +89,17 @@ export interface BaseClientOptions {
    * path, e.g. to a local mock that serves them all.
    */
   operationServers?: boolean;
+  /**
+   * What to do when the server answers an undocumented redirect to another
+   * origin (scheme, host or port). `'refuse'` (the default): the call fails
+   * with a `TransportError` of kind `redirect`. `'follow-without-credentials'`:
+   * the redirect is followed with no credential of any security scheme (the
+   * `Authorization` and `Cookie` headers, API-key headers, API-key query
+   * parameters), on that hop and every later one. Same-origin redirects are
+   * always followed, credentials included; a redirect the operation documents
+   * is never followed: it is the call's answer.
+   */
+  crossOriginRedirects?: 'refuse' | 'follow-without-credentials';
 }
 
 /** What the runtime receives: the generated options, credentials keyed by scheme name. */
@@ -275,7 +286,12 @@ export function isApiError(error: unknown, codeOrStatus?: string | number, opera
   return codeOrStatus === undefined || error.code === codeOrStatus;
 }
 
-export type TransportErrorKind = 'network' | 'timeout' | 'aborted' | 'invalid-body';
+/**
+ * `network`: no response; `timeout`, `aborted`; `invalid-body`: a body that
+ * cannot be read as declared; `redirect`: an undocumented redirect the client
+ * would not follow (to another origin, too many, or hidden by a browser).
+ */
+export type TransportErrorKind = 'network' | 'timeout' | 'aborted' | 'invalid-body' | 'redirect';
 
 /** The request did not produce a usable answer: no response, a timeout, an abort, or a body that cannot be read as declared. */
 export class TransportError extends Error {
@@ -422,6 +438,8 @@ export interface OperationSpec {
   readonly responses?: { readonly [status: string]: readonly ResponseContentSpec[] };
   /** Success-body fields a server below their level may leave out or send in an older shape. */
   readonly newerFields?: readonly LevelledPath[];
+  /** The call resolves to the whole answer (status, headers, body), not the body: the operation documents a redirect. */
+  readonly answer?: true;
 }
 
 /** One entry of the document's security schemes. */
@@ -526,7 +544,12 @@ export function createSender<N extends string>(definition: ClientDefinition<N>, 
     const url = prefix + built.path + (query === '' ? '' : `?${query}`);
     const request: RequestInit = { method: spec.method, headers };
     if (built.body !== undefined) request.body = built.body;
-    const answer = await exchangeWithRetries(name, fetchImpl, url, request, options, requestOptions?.signal);
+    const redirects: RedirectPolicy = {
+      documented: (status) => declaredFor(spec, status) !== undefined && status >= 300 && status <= 399,
+      crossOrigin: options.crossOriginRedirects ?? 'refuse',
+      ...credentialNames(definition.schemes ?? {}),
+    };
+    const answer = await exchangeWithRetries(name, fetchImpl, url, request, options, requestOptions?.signal, redirects);
     if (conventions.featureLevels && options.featureLevel === 'server') learned = reportedLevel(answer.headers) ?? learned;
     return readAnswer(name, spec, answer, conventions, async (status, body, failed) => {
       if (validation === false || spec.method === 'HEAD') return;
@@ -553,8 +576,10 @@ export function createSender<N extends string>(definition: ClientDefinition<N>, 
     });
   };
 
-  const send = async <T>(name: N, params: object | undefined, requestOptions: RequestOptions | undefined): Promise<T> =>
-    (await exchangeOperation(name, params, requestOptions)).body as T;
+  const send = async <T>(name: N, params: object | undefined, requestOptions: RequestOptions | undefined): Promise<T> => {
+    const answer = await exchangeOperation(name, params, requestOptions);
+    return (definition.operations[name].answer === true ? answer : answer.body) as T;
+  };
   const withResponse = async <T>(name: N, params: object | undefined, requestOptions: RequestOptions | undefined): Promise<T> =>
     (await exchangeOperation(name, params, requestOptions)) as T;
   return Object.assign(send, { withResponse, featureLevel: level });
@@ -600,7 +625,12 @@ export interface DetectOptions {
 export async function detectLevel(basePath: string, options: DetectOptions): Promise<number | undefined> {
   const url = `${options.baseUrl.replace(/\/+$/, '')}${basePath}/`;
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const { headers } = await exchange('detectFeatureLevel', fetchImpl, url, { method: 'GET', headers: { Accept: 'application/json' } }, options.timeoutMs, options.timeoutMs, options.signal);
+  const { headers } = await exchange('detectFeatureLevel', fetchImpl, url, { method: 'GET', headers: { Accept: 'application/json' } }, options.timeoutMs, options.timeoutMs, options.signal, {
+    documented: () => false,
+    crossOrigin: 'refuse',
+    headers: [],
+    query: [],
+  });
   return reportedLevel(headers);
 }
 
@@ -640,6 +670,7 @@ async function exchangeWithRetries(
   request: RequestInit,
   options: BaseClientOptions,
   signal: AbortSignal | undefined,
+  redirects: RedirectPolicy,
 ): Promise<Answer> {
   const retry = options.retry;
   const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
@@ -650,7 +681,7 @@ async function exchangeWithRetries(
   for (let attempt = 1; ; attempt++) {
     let answer: Answer;
     try {
-      answer = await exchange(name, fetchImpl, url, request, remaining(), options.timeoutMs, signal);
+      answer = await exchange(name, fetchImpl, url, request, remaining(), options.timeoutMs, signal, redirects);
     } catch (error) {
       const retryable = retry !== undefined && idempotent && attempt < attempts && error instanceof TransportError && error.kind === 'network' && failedBeforeSending(error.cause);
       if (!retryable || !(await pause(name, retryDelay(attempt, retry), remaining(), signal))) throw error;
@@ -1182,6 +1213,125 @@ function basicAuthorization(user: string, password: string): string {
 }
 
 // ---------------------------------------------------------------------------
+// Redirects (docs/decisions/0023-redirects.md)
+// ---------------------------------------------------------------------------
+
+/** How one call treats redirects. */
+interface RedirectPolicy {
+  /** Whether the operation documents this 3xx status: it is then the answer, never followed. */
+  documented(status: number): boolean;
+  crossOrigin: 'refuse' | 'follow-without-credentials';
+  /** Lower-cased names of the headers that carry a credential of some scheme of the document. */
+  headers: readonly string[];
+  /** Names of the query parameters that carry an API key. */
+  query: readonly string[];
+}
+
+/** The statuses fetch itself would follow. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** fetch's own limit. */
+const MAX_REDIRECTS = 20;
+/** Headers that describe a request body, dropped when a redirect turns the request into a GET. */
+const BODY_HEADERS = new Set(['content-type', 'content-encoding', 'content-language', 'content-location', 'content-length']);
+
+/** Where the document's schemes put credentials; `Authorization`, `Proxy-Authorization` and `Cookie` always count. */
+function credentialNames(schemes: { readonly [name: string]: SchemeSpec }): Pick<RedirectPolicy, 'headers' | 'query'> {
+  const headers = ['authorization', 'proxy-authorization', 'cookie'];
+  const query: string[] = [];
+  for (const [name, scheme] of Object.entries(schemes)) {
+    if (scheme.kind !== 'apiKey') continue;
+    const key = scheme.name ?? name;
+    if (scheme.in === 'query') query.push(key);
+    else if (scheme.in !== 'cookie') headers.push(key.toLowerCase());
+  }
+  return { headers, query };
+}
+
+/**
+ * fetch with `redirect: 'manual'`, following redirects here so that no
+ * credential reaches another origin: same-origin redirects are followed as
+ * they are; a cross-origin one is refused, or followed with every credential
+ * removed (`policy.crossOrigin`); a documented one is returned.
+ */
+async function fetchFollowing(name: string, fetchImpl: typeof globalThis.fetch, url: string, request: RequestInit, policy: RedirectPolicy): Promise<Response> {
+  const origin = new URL(url).origin;
+  let current = url;
+  let init: RequestInit & { headers: Record<string, string> } = { ...request, headers: { ...(request.headers as Record<string, string> | undefined) }, redirect: 'manual' };
+  let stripped = false;
+  for (let hops = 0; ; hops++) {
+    const response = await fetchImpl(current, init);
+    if (response.type === 'opaqueredirect') return followHidden(name, fetchImpl, current, init, policy, origin, stripped);
+    if (!REDIRECT_STATUSES.has(response.status) || policy.documented(response.status)) return response;
+    const location = response.headers.get('location');
+    if (location === null) return response;
+    await response.body?.cancel().catch(() => undefined);
+    if (hops === MAX_REDIRECTS) throw new TransportError(name, 'redirect', `more than ${MAX_REDIRECTS} redirects`, { status: response.status });
+    const target = new URL(location, current);
+    if (target.origin !== origin && !stripped) {
+      if (policy.crossOrigin === 'refuse') {
+        throw new TransportError(
+          name,
+          'redirect',
+          `HTTP ${response.status} redirect to another origin (${target.origin}) not followed; set crossOriginRedirects: 'follow-without-credentials' to follow it without credentials`,
+          { status: response.status },
+        );
+      }
+      init = { ...init, headers: withoutCredentialHeaders(init.headers, policy) };
+      stripped = true;
+    }
+    if (stripped) for (const key of policy.query) target.searchParams.delete(key);
+    init = redirectedRequest(init, response.status);
+    current = target.href;
+  }
+}
+
+/** The request a redirect asks for: 303 (and 301/302 after a POST) become a GET without body, as fetch does. */
+function redirectedRequest<R extends RequestInit & { headers: Record<string, string> }>(init: R, status: number): R {
+  const method = (init.method ?? 'GET').toUpperCase();
+  if (!((status === 303 && method !== 'GET' && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST'))) return init;
+  const headers = Object.fromEntries(Object.entries(init.headers).filter(([key]) => !BODY_HEADERS.has(key.toLowerCase())));
+  const { body: _body, ...rest } = init;
+  return { ...rest, method: 'GET', headers } as R;
+}
+
+function withoutCredentialHeaders(headers: Record<string, string>, policy: RedirectPolicy): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([key]) => !policy.headers.includes(key.toLowerCase())));
+}
+
+/**
+ * A browser hides a manual redirect's status and target. Only a GET or HEAD
+ * whose credentials fetch itself keeps from other origins (`Authorization`,
+ * or none) is sent again with `redirect: 'follow'`; the final URL then must
+ * be of the same origin unless the policy follows other origins.
+ */
+async function followHidden(
+  name: string,
+  fetchImpl: typeof globalThis.fetch,
+  url: string,
+  init: RequestInit & { headers: Record<string, string> },
+  policy: RedirectPolicy,
+  origin: string,
+  stripped: boolean,
+): Promise<Response> {
+  const method = (init.method ?? 'GET').toUpperCase();
+  const portable = Object.keys(init.headers).some((key) => key.toLowerCase() !== 'authorization' && policy.headers.includes(key.toLowerCase()));
+  const inQuery = policy.query.some((key) => new URL(url).searchParams.has(key));
+  if ((method !== 'GET' && method !== 'HEAD') || portable || inQuery) {
+    throw new TransportError(
+      name,
+      'redirect',
+      'the server answered with a redirect whose target this fetch hides (a browser); not followed, since the request carries credentials or a body',
+    );
+  }
+  const response = await fetchImpl(url, { ...init, redirect: 'follow' });
+  if (!stripped && policy.crossOrigin === 'refuse' && response.redirected && response.url !== '' && new URL(response.url).origin !== origin) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new TransportError(name, 'redirect', `redirected to another origin (${new URL(response.url).origin}); not used`, { status: response.status });
+  }
+  return response;
+}
+
+// ---------------------------------------------------------------------------
 // Responses
 // ---------------------------------------------------------------------------
 
@@ -1204,6 +1354,7 @@ async function exchange(
   timeoutMs: number | undefined,
   budgetMs: number | undefined,
   signal: AbortSignal | undefined,
+  redirects: RedirectPolicy,
 ): Promise<Answer> {
   const controller = new AbortController();
   let timedOut = false;
@@ -1221,10 +1372,11 @@ async function exchange(
   try {
     // A signal that aborted before the request (while credentials resolved) stops it here.
     controller.signal.throwIfAborted();
-    const response = await fetchImpl(url, { ...request, signal: controller.signal });
+    const response = await fetchFollowing(name, fetchImpl, url, { ...request, signal: controller.signal }, redirects);
     const bytes = new Uint8Array(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, bytes };
   } catch (error) {
+    if (error instanceof TransportError) throw error;
     if (timedOut) throw new TransportError(name, 'timeout', `no answer within ${budgetMs ?? timeoutMs} ms`, { cause: error });
     if (controller.signal.aborted) throw new TransportError(name, 'aborted', 'request aborted', { cause: error });
     throw new TransportError(name, 'network', `request failed: ${describe(error)}`, { cause: error });

@@ -86,6 +86,17 @@ export interface BaseClientOptions {
      * path, e.g. to a local mock that serves them all.
      */
     operationServers?: boolean;
+    /**
+     * What to do when the server answers an undocumented redirect to another
+     * origin (scheme, host or port). `'refuse'` (the default): the call fails
+     * with a `TransportError` of kind `redirect`. `'follow-without-credentials'`:
+     * the redirect is followed with no credential of any security scheme (the
+     * `Authorization` and `Cookie` headers, API-key headers, API-key query
+     * parameters), on that hop and every later one. Same-origin redirects are
+     * always followed, credentials included; a redirect the operation documents
+     * is never followed: it is the call's answer.
+     */
+    crossOriginRedirects?: 'refuse' | 'follow-without-credentials';
 }
 /** What the runtime receives: the generated options, credentials keyed by scheme name. */
 export interface SenderOptions extends BaseClientOptions {
@@ -218,7 +229,12 @@ export declare function isApiError(error: unknown): error is ApiError;
 export declare function isApiError<K extends KnownErrorCode>(error: unknown, code: K): error is ApiErrorOf<K>;
 export declare function isApiError<S extends number>(error: unknown, status: S): error is ApiStatusError<S>;
 export declare function isApiError<S extends number, O extends keyof KnownOperationErrors & string>(error: unknown, status: S, operation: O): error is ApiStatusError<S, O>;
-export type TransportErrorKind = 'network' | 'timeout' | 'aborted' | 'invalid-body';
+/**
+ * `network`: no response; `timeout`, `aborted`; `invalid-body`: a body that
+ * cannot be read as declared; `redirect`: an undocumented redirect the client
+ * would not follow (to another origin, too many, or hidden by a browser).
+ */
+export type TransportErrorKind = 'network' | 'timeout' | 'aborted' | 'invalid-body' | 'redirect';
 /** The request did not produce a usable answer: no response, a timeout, an abort, or a body that cannot be read as declared. */
 export declare class TransportError extends Error {
     readonly name = "TransportError";
@@ -333,6 +349,8 @@ export interface OperationSpec {
     };
     /** Success-body fields a server below their level may leave out or send in an older shape. */
     readonly newerFields?: readonly LevelledPath[];
+    /** The call resolves to the whole answer (status, headers, body), not the body: the operation documents a redirect. */
+    readonly answer?: true;
 }
 /** One entry of the document's security schemes. */
 export interface SchemeSpec {

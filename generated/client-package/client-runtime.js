@@ -138,7 +138,12 @@ export function createSender(definition, options) {
         const request = { method: spec.method, headers };
         if (built.body !== undefined)
             request.body = built.body;
-        const answer = await exchangeWithRetries(name, fetchImpl, url, request, options, requestOptions?.signal);
+        const redirects = {
+            documented: (status) => declaredFor(spec, status) !== undefined && status >= 300 && status <= 399,
+            crossOrigin: options.crossOriginRedirects ?? 'refuse',
+            ...credentialNames(definition.schemes ?? {}),
+        };
+        const answer = await exchangeWithRetries(name, fetchImpl, url, request, options, requestOptions?.signal, redirects);
         if (conventions.featureLevels && options.featureLevel === 'server')
             learned = reportedLevel(answer.headers) ?? learned;
         return readAnswer(name, spec, answer, conventions, async (status, body, failed) => {
@@ -169,7 +174,10 @@ export function createSender(definition, options) {
                 throw new ResponseValidationError(name, status, [...issues, ...headerIssues], body);
         });
     };
-    const send = async (name, params, requestOptions) => (await exchangeOperation(name, params, requestOptions)).body;
+    const send = async (name, params, requestOptions) => {
+        const answer = await exchangeOperation(name, params, requestOptions);
+        return (definition.operations[name].answer === true ? answer : answer.body);
+    };
     const withResponse = async (name, params, requestOptions) => (await exchangeOperation(name, params, requestOptions));
     return Object.assign(send, { withResponse, featureLevel: level });
 }
@@ -202,7 +210,12 @@ export function featureLevelOf(client) {
 export async function detectLevel(basePath, options) {
     const url = `${options.baseUrl.replace(/\/+$/, '')}${basePath}/`;
     const fetchImpl = options.fetch ?? globalThis.fetch;
-    const { headers } = await exchange('detectFeatureLevel', fetchImpl, url, { method: 'GET', headers: { Accept: 'application/json' } }, options.timeoutMs, options.timeoutMs, options.signal);
+    const { headers } = await exchange('detectFeatureLevel', fetchImpl, url, { method: 'GET', headers: { Accept: 'application/json' } }, options.timeoutMs, options.timeoutMs, options.signal, {
+        documented: () => false,
+        crossOrigin: 'refuse',
+        headers: [],
+        query: [],
+    });
     return reportedLevel(headers);
 }
 function reportedLevel(headers) {
@@ -233,7 +246,7 @@ function fieldPath(issuePath) {
         .replace(/^\./, '');
 }
 /** Sends the request, retrying as {@link RetryOptions} says; the last answer or failure is the result. */
-async function exchangeWithRetries(name, fetchImpl, url, request, options, signal) {
+async function exchangeWithRetries(name, fetchImpl, url, request, options, signal, redirects) {
     const retry = options.retry;
     const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
     const remaining = () => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
@@ -243,7 +256,7 @@ async function exchangeWithRetries(name, fetchImpl, url, request, options, signa
     for (let attempt = 1;; attempt++) {
         let answer;
         try {
-            answer = await exchange(name, fetchImpl, url, request, remaining(), options.timeoutMs, signal);
+            answer = await exchange(name, fetchImpl, url, request, remaining(), options.timeoutMs, signal, redirects);
         }
         catch (error) {
             const retryable = retry !== undefined && idempotent && attempt < attempts && error instanceof TransportError && error.kind === 'network' && failedBeforeSending(error.cause);
@@ -788,11 +801,102 @@ function basicAuthorization(user, password) {
         binary += String.fromCharCode(byte);
     return `Basic ${btoa(binary)}`;
 }
+/** The statuses fetch itself would follow. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** fetch's own limit. */
+const MAX_REDIRECTS = 20;
+/** Headers that describe a request body, dropped when a redirect turns the request into a GET. */
+const BODY_HEADERS = new Set(['content-type', 'content-encoding', 'content-language', 'content-location', 'content-length']);
+/** Where the document's schemes put credentials; `Authorization`, `Proxy-Authorization` and `Cookie` always count. */
+function credentialNames(schemes) {
+    const headers = ['authorization', 'proxy-authorization', 'cookie'];
+    const query = [];
+    for (const [name, scheme] of Object.entries(schemes)) {
+        if (scheme.kind !== 'apiKey')
+            continue;
+        const key = scheme.name ?? name;
+        if (scheme.in === 'query')
+            query.push(key);
+        else if (scheme.in !== 'cookie')
+            headers.push(key.toLowerCase());
+    }
+    return { headers, query };
+}
+/**
+ * fetch with `redirect: 'manual'`, following redirects here so that no
+ * credential reaches another origin: same-origin redirects are followed as
+ * they are; a cross-origin one is refused, or followed with every credential
+ * removed (`policy.crossOrigin`); a documented one is returned.
+ */
+async function fetchFollowing(name, fetchImpl, url, request, policy) {
+    const origin = new URL(url).origin;
+    let current = url;
+    let init = { ...request, headers: { ...request.headers }, redirect: 'manual' };
+    let stripped = false;
+    for (let hops = 0;; hops++) {
+        const response = await fetchImpl(current, init);
+        if (response.type === 'opaqueredirect')
+            return followHidden(name, fetchImpl, current, init, policy, origin, stripped);
+        if (!REDIRECT_STATUSES.has(response.status) || policy.documented(response.status))
+            return response;
+        const location = response.headers.get('location');
+        if (location === null)
+            return response;
+        await response.body?.cancel().catch(() => undefined);
+        if (hops === MAX_REDIRECTS)
+            throw new TransportError(name, 'redirect', `more than ${MAX_REDIRECTS} redirects`, { status: response.status });
+        const target = new URL(location, current);
+        if (target.origin !== origin && !stripped) {
+            if (policy.crossOrigin === 'refuse') {
+                throw new TransportError(name, 'redirect', `HTTP ${response.status} redirect to another origin (${target.origin}) not followed; set crossOriginRedirects: 'follow-without-credentials' to follow it without credentials`, { status: response.status });
+            }
+            init = { ...init, headers: withoutCredentialHeaders(init.headers, policy) };
+            stripped = true;
+        }
+        if (stripped)
+            for (const key of policy.query)
+                target.searchParams.delete(key);
+        init = redirectedRequest(init, response.status);
+        current = target.href;
+    }
+}
+/** The request a redirect asks for: 303 (and 301/302 after a POST) become a GET without body, as fetch does. */
+function redirectedRequest(init, status) {
+    const method = (init.method ?? 'GET').toUpperCase();
+    if (!((status === 303 && method !== 'GET' && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST')))
+        return init;
+    const headers = Object.fromEntries(Object.entries(init.headers).filter(([key]) => !BODY_HEADERS.has(key.toLowerCase())));
+    const { body: _body, ...rest } = init;
+    return { ...rest, method: 'GET', headers };
+}
+function withoutCredentialHeaders(headers, policy) {
+    return Object.fromEntries(Object.entries(headers).filter(([key]) => !policy.headers.includes(key.toLowerCase())));
+}
+/**
+ * A browser hides a manual redirect's status and target. Only a GET or HEAD
+ * whose credentials fetch itself keeps from other origins (`Authorization`,
+ * or none) is sent again with `redirect: 'follow'`; the final URL then must
+ * be of the same origin unless the policy follows other origins.
+ */
+async function followHidden(name, fetchImpl, url, init, policy, origin, stripped) {
+    const method = (init.method ?? 'GET').toUpperCase();
+    const portable = Object.keys(init.headers).some((key) => key.toLowerCase() !== 'authorization' && policy.headers.includes(key.toLowerCase()));
+    const inQuery = policy.query.some((key) => new URL(url).searchParams.has(key));
+    if ((method !== 'GET' && method !== 'HEAD') || portable || inQuery) {
+        throw new TransportError(name, 'redirect', 'the server answered with a redirect whose target this fetch hides (a browser); not followed, since the request carries credentials or a body');
+    }
+    const response = await fetchImpl(url, { ...init, redirect: 'follow' });
+    if (!stripped && policy.crossOrigin === 'refuse' && response.redirected && response.url !== '' && new URL(response.url).origin !== origin) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new TransportError(name, 'redirect', `redirected to another origin (${new URL(response.url).origin}); not used`, { status: response.status });
+    }
+    return response;
+}
 /**
  * One request and its body's bytes. `timeoutMs` is the time left for it,
  * `budgetMs` the call's whole budget (named in the timeout message).
  */
-async function exchange(name, fetchImpl, url, request, timeoutMs, budgetMs, signal) {
+async function exchange(name, fetchImpl, url, request, timeoutMs, budgetMs, signal, redirects) {
     const controller = new AbortController();
     let timedOut = false;
     const onAbort = () => controller.abort(signal?.reason);
@@ -808,11 +912,13 @@ async function exchange(name, fetchImpl, url, request, timeoutMs, budgetMs, sign
     try {
         // A signal that aborted before the request (while credentials resolved) stops it here.
         controller.signal.throwIfAborted();
-        const response = await fetchImpl(url, { ...request, signal: controller.signal });
+        const response = await fetchFollowing(name, fetchImpl, url, { ...request, signal: controller.signal }, redirects);
         const bytes = new Uint8Array(await response.arrayBuffer());
         return { status: response.status, headers: response.headers, bytes };
     }
     catch (error) {
+        if (error instanceof TransportError)
+            throw error;
         if (timedOut)
             throw new TransportError(name, 'timeout', `no answer within ${budgetMs ?? timeoutMs} ms`, { cause: error });
         if (controller.signal.aborted)

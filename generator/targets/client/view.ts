@@ -199,6 +199,8 @@ function operationView(ctx: Ctx, operation: Operation): OperationView {
   if (server !== undefined) specLines.push(`server: ${tsString(server)},`);
   if (operation.success.status !== 200) specLines.push(`success: ${operation.success.status},`);
   specLines.push(`responses: { ${responseEntries(operation).join(', ')} },`);
+  const redirect = documentsRedirect(operation);
+  if (redirect) specLines.push('answer: true,');
   const partTypes = body?.mode === 'fields' ? body.contents.find((content) => content.kind === 'multipart' && content.partContentTypes !== undefined)?.partContentTypes : undefined;
   const successes = operation.successes.length > 0 ? operation.successes : [operation.success];
   return {
@@ -208,7 +210,10 @@ function operationView(ctx: Ctx, operation: Operation): OperationView {
     paramsType: `${pascal}Params`,
     // One success: its alias; several: the union of their bodies (the method resolves to whichever came).
     // Binary bodies arrive as Blobs (the types alias also allows the bytes a server handler may return).
-    responseType: receivedAs(operation, successes.length === 1 ? `${pascal}Response` : `${pascal}Responses[keyof ${pascal}Responses]`),
+    // A documented redirect's answer is its status and headers (`Location`), so such an operation resolves to the whole answer.
+    responseType: redirect
+      ? fullResponseType(operation)
+      : receivedAs(operation, successes.length === 1 ? `${pascal}Response` : `${pascal}Responses[keyof ${pascal}Responses]`),
     typeImports: [`${pascal}Params`, successes.length > 1 ? `${pascal}Responses` : `${pascal}Response`, ...(ctx.bodyCodedErrors ? [] : [`${pascal}ErrorResponses`])],
     fullResponseType: fullResponseType(operation),
     paramsOptional: operation.parameters.every((parameter) => !parameter.required) && !(body?.mode === 'whole' && body.required),
@@ -236,6 +241,11 @@ function responseEntries(operation: Operation): string[] {
     entries.push(`${tsString(key)}: [${contents}]`);
   }
   return entries;
+}
+
+/** Whether a success the operation documents is a redirect (3xx), which the client returns instead of following. */
+function documentsRedirect(operation: Operation): boolean {
+  return operation.successes.some((response) => (response.statusText ?? String(response.status)).startsWith('3'));
 }
 
 function fullResponseType(operation: Operation): string {
