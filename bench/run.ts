@@ -33,7 +33,7 @@ function ensureBenchPackage(): void {
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --only LIST          sections, comma-separated (default: generation,package,validators,client,server;
+  --only LIST          sections, comma-separated (default: generation,package,validators,client,bundle,server;
                        also: workers, teamchat serve --workers 1 against 2 on PostgreSQL)
   --factors LIST       synthetic document sizes for generation (default: 1,10,100)
   --runs N             cold runs per contender (default: 5 at 1x, 3 above)
@@ -52,7 +52,7 @@ function readArgs() {
     return parseArgs({
       options: {
         help: { type: 'boolean', default: false },
-        only: { type: 'string', default: 'generation,package,validators,client,server' },
+        only: { type: 'string', default: 'generation,package,validators,client,bundle,server' },
         factors: { type: 'string', default: '1,10,100' },
         runs: { type: 'string' },
         'cap-seconds': { type: 'string', default: '300' },
@@ -153,7 +153,7 @@ if (sections.has('generation')) {
   );
 }
 
-const needsOutputs = sections.has('validators') || sections.has('client') || sections.has('package');
+const needsOutputs = sections.has('validators') || sections.has('client') || sections.has('bundle') || sections.has('package');
 const { generateOutputs } = await import('./outputs.js');
 const outputs = needsOutputs ? generateOutputs(root, bundled) : undefined;
 try {
@@ -255,7 +255,22 @@ try {
           sizes.map((s) => [s.client, fmt.kib(s.minifiedBytes), fmt.kib(s.gzipBytes), s.lazyMinifiedBytes ? fmt.kib(s.lazyMinifiedBytes) : '-', s.lazyGzipBytes ? fmt.kib(s.lazyGzipBytes) : '-']),
         ),
       );
-      console.log('\nOur lazy chunk is the response validators, imported only when `validateResponses` is set.');
+      console.log('\nOur lazy chunks are the response checks, one per operation, imported only when `validateResponses` is set.');
+    }
+    if (sections.has('bundle')) {
+      const { appBundles } = await import('./bundle.js');
+      log('bundle: one-operation apps');
+      const apps = await appBundles(outputs);
+      results.bundle = apps;
+      const hey = apps.find((a) => a.app.startsWith('hey-api'))!;
+      console.log('\n## A browser app calling one operation (`getMessage`): esbuild --bundle --minify --splitting --format=esm\n');
+      console.log('Eager: the entry chunk and the chunks it imports statically. Targets (issue 20): our entry within 1.25x hey-api\'s; with `validateResponses`, at most 40 KB over all chunks.\n');
+      console.log(
+        table(
+          ['app', 'entry', 'entry gzip', 'eager', 'all chunks', 'chunks', 'entry / hey-api'],
+          apps.map((a) => [a.app, fmt.kib(a.entryBytes), fmt.kib(a.entryGzipBytes), fmt.kib(a.eagerBytes), fmt.kib(a.totalBytes), String(a.chunks), fmt.ratio(a.entryBytes / hey.entryBytes)]),
+        ),
+      );
     }
   }
 } finally {

@@ -48,80 +48,113 @@ import type {
   UploadFileParams,
   UploadFileResponse,
 } from './types.js';
-import {
-  bindClient,
-  createSender,
-  detectLevel,
-  type ApiResponse,
-  type BaseClientOptions,
-  type BasicCredentials,
-  type DetectOptions,
-  type LevelledPath,
-  type OperationSpec,
-  type RequestOptions,
-  type SchemeSpec,
-} from './client-runtime.js';
+import { connect, type ConnectOptions } from './client/connect.js';
+import { createVideoCall, createVideoCallOperation } from './client/operations/create-video-call.js';
+import { updateChannelFolder, updateChannelFolderOperation } from './client/operations/update-channel-folder.js';
+import { fetchApiKey, fetchApiKeyOperation } from './client/operations/fetch-api-key.js';
+import { sendInvites, sendInvitesOperation } from './client/operations/send-invites.js';
+import { markTopicAsRead, markTopicAsReadOperation } from './client/operations/mark-topic-as-read.js';
+import { updateMessageFlagsForNarrow, updateMessageFlagsForNarrowOperation } from './client/operations/update-message-flags-for-narrow.js';
+import { getMessage, getMessageOperation } from './client/operations/get-message.js';
+import { getMessageHistory, getMessageHistoryOperation } from './client/operations/get-message-history.js';
+import { removeReaction, removeReactionOperation } from './client/operations/remove-reaction.js';
+import { reportMessage, reportMessageOperation } from './client/operations/report-message.js';
+import { updateRealmDomain, updateRealmDomainOperation } from './client/operations/update-realm-domain.js';
+import { getLinkifiers, getLinkifiersOperation } from './client/operations/get-linkifiers.js';
+import { addCodePlayground, addCodePlaygroundOperation } from './client/operations/add-code-playground.js';
+import { createMessageReminder, createMessageReminderOperation } from './client/operations/create-message-reminder.js';
+import { updateScheduledMessage, updateScheduledMessageOperation } from './client/operations/update-scheduled-message.js';
+import { updateStream, updateStreamOperation } from './client/operations/update-stream.js';
+import { updateUserGroupSubgroups, updateUserGroupSubgroupsOperation } from './client/operations/update-user-group-subgroups.js';
+import { uploadFile, uploadFileOperation } from './client/operations/upload-file.js';
+import { getOwnUser, getOwnUserOperation } from './client/operations/get-own-user.js';
+import { updatePresence, updatePresenceOperation } from './client/operations/update-presence.js';
+import { updateStatus, updateStatusOperation } from './client/operations/update-status.js';
+import { updateUser, updateUserOperation } from './client/operations/update-user.js';
+import { bindClient } from './client/runtime/connection.js';
+import { featureLevels } from './client/runtime/levels.js';
+import { retrying, type RetryOptions } from './client/runtime/retry.js';
+import type {
+  ApiResponse,
+  RequestOptions,
+} from './client/runtime/types.js';
 
+export { connect, detectFeatureLevel } from './client/connect.js';
+export type { ConnectOptions, Credentials } from './client/connect.js';
+export { createVideoCall } from './client/operations/create-video-call.js';
+export { updateChannelFolder } from './client/operations/update-channel-folder.js';
+export { fetchApiKey } from './client/operations/fetch-api-key.js';
+export { sendInvites } from './client/operations/send-invites.js';
+export { markTopicAsRead } from './client/operations/mark-topic-as-read.js';
+export { updateMessageFlagsForNarrow } from './client/operations/update-message-flags-for-narrow.js';
+export { getMessage } from './client/operations/get-message.js';
+export { getMessageHistory } from './client/operations/get-message-history.js';
+export { removeReaction } from './client/operations/remove-reaction.js';
+export { reportMessage } from './client/operations/report-message.js';
+export { updateRealmDomain } from './client/operations/update-realm-domain.js';
+export { getLinkifiers } from './client/operations/get-linkifiers.js';
+export { addCodePlayground } from './client/operations/add-code-playground.js';
+export { createMessageReminder } from './client/operations/create-message-reminder.js';
+export { updateScheduledMessage } from './client/operations/update-scheduled-message.js';
+export { updateStream } from './client/operations/update-stream.js';
+export { updateUserGroupSubgroups } from './client/operations/update-user-group-subgroups.js';
+export { uploadFile } from './client/operations/upload-file.js';
+export { getOwnUser } from './client/operations/get-own-user.js';
+export { updatePresence } from './client/operations/update-presence.js';
+export { updateStatus } from './client/operations/update-status.js';
+export { updateUser } from './client/operations/update-user.js';
+export { ResponseValidationError } from './client/runtime/checks.js';
 export {
   ApiError,
-  featureLevelOf,
   isApiError,
-  ResponseValidationError,
   TransportError,
   UnsupportedFeatureError,
-} from './client-runtime.js';
+} from './client/runtime/errors.js';
 export type {
   ApiErrorOf,
-  ApiResponse,
-  ApiResponseOf,
   ApiStatusError,
-  BaseClientOptions,
-  BasicCredentials,
-  BinaryBody,
-  DetectOptions,
   ErrorBodyFor,
   ErrorBodyForStatus,
-  RequestOptions,
-  ResponseIssue,
-  RetryOptions,
-  TokenSource,
   TransportErrorKind,
   UnknownErrorBody,
+} from './client/runtime/errors.js';
+export { featureLevelOf } from './client/runtime/connection.js';
+export type { BaseConnectOptions, Connection } from './client/runtime/connection.js';
+export { featureLevels } from './client/runtime/levels.js';
+export type { DetectOptions, FeatureLevels } from './client/runtime/levels.js';
+export { retrying } from './client/runtime/retry.js';
+export type { Retrier, RetryOptions } from './client/runtime/retry.js';
+export type {
+  ApiResponse,
+  ApiResponseOf,
+  BasicCredentials,
+  BinaryBody,
+  RequestOptions,
+  ResponseIssue,
+  TokenSource,
   UploadFile,
-} from './client-runtime.js';
+} from './client/runtime/types.js';
 
-declare module './client-runtime.js' {
+declare module './client/runtime/errors.js' {
   interface ClientTypes {
     errorBody: ErrorBody;
   }
 }
 
-/**
- * Credentials for the document's security schemes, by scheme name. A call
- * sends those of the first of its security alternatives whose schemes all
- * have one here; when none has, it sends none and the server decides.
- */
-export type Credentials = {
+/** Options of {@link createClient}: those of {@link connect}, with retries and levels as plain values. */
+export interface ClientOptions extends Omit<ConnectOptions, 'retry' | 'levels'> {
+  /** Retry throttled, unavailable and unreachable answers (off by default). */
+  retry?: RetryOptions;
   /**
-   * The username is the user's or bot's email address and the password is
-   * its API key (see `fetch-api-key`). The resumable-upload endpoint also
-   * accepts the browser session cookie.
-   *
-   * HTTP Basic: sent as `Authorization: Basic base64(username:password)`.
+   * The server's feature level: operations and parameters newer than it are
+   * refused before anything is sent, and response fields newer than it may be
+   * absent. `'server'`: learn it from the `X-Feature-Level` header of every
+   * answer (see also `detectFeatureLevel`).
    */
-  basicAuth?: BasicCredentials;
-};
-
-/** Options of {@link createClient}. */
-export interface ClientOptions extends BaseClientOptions {
-  auth?: Credentials;
-  /** Username of HTTP Basic auth: the user's or bot's email address (shorthand of `auth`). */
-  email: string;
-  /** Password of HTTP Basic auth: the API key (shorthand of `auth`). */
-  apiKey: string;
+  featureLevel?: number | 'server';
 }
 
-/** Team Chat API 1.0.0: one async method per operation; each resolves to the success body. */
+/** Team Chat API 1.0.0: one async method per operation; each resolves as its operation function does. */
 export interface Client {
   /**
    * Create a video call
@@ -489,345 +522,64 @@ export interface ClientWithResponse {
 
 export type OperationName = keyof ClientWithResponse;
 
-const operations: { readonly [N in OperationName]: OperationSpec } = {
-  createVideoCall: {
-    method: 'POST',
-    path: '/calls/videocall/create',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'none',
-    featureLevel: 493,
-    params: [],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  updateChannelFolder: {
-    method: 'PATCH',
-    path: '/channel_folders/{channel_folder_id}',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    featureLevel: 389,
-    params: [
-      { name: 'channel_folder_id', in: 'path', encoding: 'plain' },
-      { name: 'name', in: 'body', encoding: 'plain' },
-      { name: 'description', in: 'body', encoding: 'plain' },
-      { name: 'is_archived', in: 'body', encoding: 'plain' },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  fetchApiKey: {
-    method: 'POST',
-    path: '/fetch_api_key',
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '405': [['application/json', 'json']], '429': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    params: [
-      { name: 'username', in: 'body', encoding: 'plain' },
-      { name: 'password', in: 'body', encoding: 'plain' },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167], ['user_id', 171]],
-  },
-  sendInvites: {
-    method: 'POST',
-    path: '/invites',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    params: [
-      { name: 'invitee_emails', in: 'body', encoding: 'plain' },
-      { name: 'invite_expires_in_minutes', in: 'body', encoding: 'json', featureLevel: 126 },
-      { name: 'invite_as', in: 'body', encoding: 'plain' },
-      { name: 'stream_ids', in: 'body', encoding: 'json' },
-      { name: 'group_ids', in: 'body', encoding: 'json', featureLevel: 322 },
-      { name: 'include_realm_default_subscriptions', in: 'body', encoding: 'plain', featureLevel: 261 },
-      { name: 'notify_referrer_on_join', in: 'body', encoding: 'plain', featureLevel: 267 },
-      { name: 'welcome_message_custom_text', in: 'body', encoding: 'json', featureLevel: 416 },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  markTopicAsRead: {
-    method: 'POST',
-    path: '/mark_topic_as_read',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    params: [
-      { name: 'stream_id', in: 'body', encoding: 'plain' },
-      { name: 'topic_name', in: 'body', encoding: 'plain' },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  updateMessageFlagsForNarrow: {
-    method: 'POST',
-    path: '/messages/flags/narrow',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    featureLevel: 155,
-    params: [
-      { name: 'anchor', in: 'body', encoding: 'plain' },
-      { name: 'include_anchor', in: 'body', encoding: 'plain' },
-      { name: 'num_before', in: 'body', encoding: 'plain' },
-      { name: 'num_after', in: 'body', encoding: 'plain' },
-      { name: 'narrow', in: 'body', encoding: 'json' },
-      { name: 'op', in: 'body', encoding: 'plain' },
-      { name: 'flag', in: 'body', encoding: 'plain' },
-    ],
-    newerFields: [['ignored_because_not_subscribed_channels', 355], ['ignored_parameters_unsupported', 167]],
-  },
-  getMessage: {
-    method: 'GET',
-    path: '/messages/{message_id}',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'none',
-    params: [
-      { name: 'message_id', in: 'path', encoding: 'plain' },
-      { name: 'apply_markdown', in: 'query', encoding: 'plain', featureLevel: 120 },
-      { name: 'allow_empty_topic_name', in: 'query', encoding: 'plain', featureLevel: 334 },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167], ['message', 120], ['message.edit_history[]', 284], ['message.flags', 224], ['message.last_edit_timestamp', 365], ['message.last_moved_timestamp', 365], ['message.reactions[]', 328], ['message.reactions[].user_id', 2], ['message.recipient_id', 482]],
-  },
-  getMessageHistory: {
-    method: 'GET',
-    path: '/messages/{message_id}/history',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'none',
-    params: [
-      { name: 'message_id', in: 'path', encoding: 'plain' },
-      { name: 'allow_empty_topic_name', in: 'query', encoding: 'plain', featureLevel: 334 },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167], ['message_history[].prev_stream', 1], ['message_history[].stream', 118]],
-  },
-  removeReaction: {
-    method: 'DELETE',
-    path: '/messages/{message_id}/reactions',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    params: [
-      { name: 'message_id', in: 'path', encoding: 'plain' },
-      { name: 'emoji_name', in: 'body', encoding: 'plain' },
-      { name: 'emoji_code', in: 'body', encoding: 'plain' },
-      { name: 'reaction_type', in: 'body', encoding: 'plain' },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  reportMessage: {
-    method: 'POST',
-    path: '/messages/{message_id}/report',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    featureLevel: 382,
-    params: [
-      { name: 'message_id', in: 'path', encoding: 'plain' },
-      { name: 'report_type', in: 'body', encoding: 'plain' },
-      { name: 'description', in: 'body', encoding: 'plain' },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  updateRealmDomain: {
-    method: 'PATCH',
-    path: '/realm/domains/{domain}',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    params: [
-      { name: 'domain', in: 'path', encoding: 'plain' },
-      { name: 'allow_subdomains', in: 'body', encoding: 'plain' },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  getLinkifiers: {
-    method: 'GET',
-    path: '/realm/linkifiers',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'none',
-    featureLevel: 54,
-    params: [],
-    newerFields: [['ignored_parameters_unsupported', 167], ['linkifiers[].example_input', 471], ['linkifiers[].reverse_template', 471], ['linkifiers[].url_template', 176]],
-  },
-  addCodePlayground: {
-    method: 'POST',
-    path: '/realm/playgrounds',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    featureLevel: 49,
-    params: [
-      { name: 'name', in: 'body', encoding: 'plain' },
-      { name: 'pygments_language', in: 'body', encoding: 'plain' },
-      { name: 'url_template', in: 'body', encoding: 'plain', featureLevel: 196 },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  createMessageReminder: {
-    method: 'POST',
-    path: '/reminders',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    featureLevel: 381,
-    params: [
-      { name: 'message_id', in: 'body', encoding: 'plain' },
-      { name: 'scheduled_delivery_timestamp', in: 'body', encoding: 'plain' },
-      { name: 'note', in: 'body', encoding: 'plain', featureLevel: 415 },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  updateScheduledMessage: {
-    method: 'PATCH',
-    path: '/scheduled_messages/{scheduled_message_id}',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    featureLevel: 184,
-    params: [
-      { name: 'scheduled_message_id', in: 'path', encoding: 'plain' },
-      { name: 'type', in: 'body', encoding: 'plain' },
-      { name: 'to', in: 'body', encoding: 'json' },
-      { name: 'content', in: 'body', encoding: 'plain' },
-      { name: 'topic', in: 'body', encoding: 'plain' },
-      { name: 'scheduled_delivery_timestamp', in: 'body', encoding: 'plain' },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  updateStream: {
-    method: 'PATCH',
-    path: '/streams/{stream_id}',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    params: [
-      { name: 'stream_id', in: 'path', encoding: 'plain' },
-      { name: 'description', in: 'body', encoding: 'plain' },
-      { name: 'new_name', in: 'body', encoding: 'plain' },
-      { name: 'is_private', in: 'body', encoding: 'plain' },
-      { name: 'is_web_public', in: 'body', encoding: 'plain', featureLevel: 98 },
-      { name: 'history_public_to_subscribers', in: 'body', encoding: 'plain' },
-      { name: 'is_default_stream', in: 'body', encoding: 'plain', featureLevel: 200 },
-      { name: 'message_retention_days', in: 'body', encoding: 'json', featureLevel: 17 },
-      { name: 'is_archived', in: 'body', encoding: 'plain', featureLevel: 388 },
-      { name: 'folder_id', in: 'body', encoding: 'json', featureLevel: 389 },
-      { name: 'topics_policy', in: 'body', encoding: 'plain', featureLevel: 392 },
-      { name: 'can_add_subscribers_group', in: 'body', encoding: 'json', featureLevel: 342 },
-      { name: 'can_remove_subscribers_group', in: 'body', encoding: 'json', featureLevel: 161 },
-      { name: 'can_administer_channel_group', in: 'body', encoding: 'json', featureLevel: 325 },
-      { name: 'can_delete_any_message_group', in: 'body', encoding: 'json', featureLevel: 407 },
-      { name: 'can_delete_own_message_group', in: 'body', encoding: 'json', featureLevel: 407 },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  updateUserGroupSubgroups: {
-    method: 'POST',
-    path: '/user_groups/{user_group_id}/subgroups',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    featureLevel: 127,
-    params: [
-      { name: 'user_group_id', in: 'path', encoding: 'plain' },
-      { name: 'add', in: 'body', encoding: 'json' },
-      { name: 'delete', in: 'body', encoding: 'json' },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  uploadFile: {
-    method: 'POST',
-    path: '/user_uploads',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '413': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'multipart',
-    params: [
-      { name: 'file', in: 'body', encoding: 'file' },
-    ],
-    newerFields: [['filename', 285], ['ignored_parameters_unsupported', 167], ['uri', 272], ['url', 272]],
-  },
-  getOwnUser: {
-    method: 'GET',
-    path: '/users/me',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'none',
-    params: [],
-    newerFields: [['date_joined', 475], ['delivery_email', 163], ['ignored_parameters_unsupported', 167], ['is_imported_stub', 433], ['role', 60]],
-  },
-  updatePresence: {
-    method: 'POST',
-    path: '/users/me/presence',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    params: [
-      { name: 'status', in: 'body', encoding: 'plain' },
-      { name: 'last_update_id', in: 'body', encoding: 'plain', featureLevel: 263 },
-      { name: 'history_limit_days', in: 'body', encoding: 'plain', featureLevel: 288 },
-      { name: 'ping_only', in: 'body', encoding: 'plain' },
-      { name: 'new_user_input', in: 'body', encoding: 'plain' },
-      { name: 'slim_presence', in: 'body', encoding: 'plain' },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167], ['presence_last_update_id', 263]],
-  },
-  updateStatus: {
-    method: 'POST',
-    path: '/users/me/status',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    params: [
-      { name: 'status_text', in: 'body', encoding: 'plain' },
-      { name: 'emoji_name', in: 'body', encoding: 'plain', featureLevel: 86 },
-      { name: 'emoji_code', in: 'body', encoding: 'plain', featureLevel: 86 },
-      { name: 'reaction_type', in: 'body', encoding: 'plain', featureLevel: 86 },
-      { name: 'away', in: 'body', encoding: 'plain' },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-  updateUser: {
-    method: 'PATCH',
-    path: '/users/{user_id}',
-    security: [['basicAuth']],
-    responses: { '200': [['application/json', 'json']], '400': [['application/json', 'json']], '401': [['application/json', 'json']], '405': [['application/json', 'json']], '500': [['application/json', 'json']] },
-    body: 'form',
-    params: [
-      { name: 'user_id', in: 'path', encoding: 'plain' },
-      { name: 'full_name', in: 'body', encoding: 'plain' },
-      { name: 'role', in: 'body', encoding: 'plain', featureLevel: 8 },
-      { name: 'profile_data', in: 'body', encoding: 'json' },
-      { name: 'new_email', in: 'body', encoding: 'plain', featureLevel: 285 },
-    ],
-    newerFields: [['ignored_parameters_unsupported', 167]],
-  },
-};
-
-const schemes: { readonly [name: string]: SchemeSpec } = {
-  'basicAuth': { kind: 'basic' },
-};
-
-/** Per error code, its extra fields newer than some feature level. */
-const newerErrorFields: { readonly [code: string]: readonly LevelledPath[] } = {
-};
-
-/** The feature level the server at `options.baseUrl` reports (`X-Feature-Level`), or undefined when it reports none. */
-export function detectFeatureLevel(options: DetectOptions): Promise<number | undefined> {
-  return detectLevel('/api/v1', options);
-}
-
-/** A client for the server at `options.baseUrl`, sending the credentials of `options.auth`. */
+/** Every operation as a method of one object, on one connection. */
 export function createClient(options: ClientOptions): Client {
-  const send = createSender<OperationName>(
+  const { retry, featureLevel, ...rest } = options;
+  const connection = connect({
+    ...rest,
+    ...(retry === undefined ? {} : { retry: retrying(retry) }),
+    ...(featureLevel === undefined ? {} : { levels: featureLevels(featureLevel) }),
+  });
+  return bindClient<Client>(
+    connection,
     {
-      basePath: '/api/v1',
-      operations,
-      schemes,
-      basicShorthand: 'basicAuth',
-      conventions: { successEnvelope: true, bodyCodedErrors: true, featureLevels: true },
-      newerErrorFields,
-      loadValidators: () => import('./validators.js'),
+      createVideoCall: createVideoCall,
+      updateChannelFolder: updateChannelFolder,
+      fetchApiKey: fetchApiKey,
+      sendInvites: sendInvites,
+      markTopicAsRead: markTopicAsRead,
+      updateMessageFlagsForNarrow: updateMessageFlagsForNarrow,
+      getMessage: getMessage,
+      getMessageHistory: getMessageHistory,
+      removeReaction: removeReaction,
+      reportMessage: reportMessage,
+      updateRealmDomain: updateRealmDomain,
+      getLinkifiers: getLinkifiers,
+      addCodePlayground: addCodePlayground,
+      createMessageReminder: createMessageReminder,
+      updateScheduledMessage: updateScheduledMessage,
+      updateStream: updateStream,
+      updateUserGroupSubgroups: updateUserGroupSubgroups,
+      uploadFile: uploadFile,
+      getOwnUser: getOwnUser,
+      updatePresence: updatePresence,
+      updateStatus: updateStatus,
+      updateUser: updateUser,
     },
-    options,
+    {
+      createVideoCall: createVideoCallOperation,
+      updateChannelFolder: updateChannelFolderOperation,
+      fetchApiKey: fetchApiKeyOperation,
+      sendInvites: sendInvitesOperation,
+      markTopicAsRead: markTopicAsReadOperation,
+      updateMessageFlagsForNarrow: updateMessageFlagsForNarrowOperation,
+      getMessage: getMessageOperation,
+      getMessageHistory: getMessageHistoryOperation,
+      removeReaction: removeReactionOperation,
+      reportMessage: reportMessageOperation,
+      updateRealmDomain: updateRealmDomainOperation,
+      getLinkifiers: getLinkifiersOperation,
+      addCodePlayground: addCodePlaygroundOperation,
+      createMessageReminder: createMessageReminderOperation,
+      updateScheduledMessage: updateScheduledMessageOperation,
+      updateStream: updateStreamOperation,
+      updateUserGroupSubgroups: updateUserGroupSubgroupsOperation,
+      uploadFile: uploadFileOperation,
+      getOwnUser: getOwnUserOperation,
+      updatePresence: updatePresenceOperation,
+      updateStatus: updateStatusOperation,
+      updateUser: updateUserOperation,
+    },
+    'withResponse',
   );
-  return bindClient<Client, OperationName>(Object.keys(operations) as OperationName[], send, 'withResponse');
 }

@@ -64,6 +64,11 @@ function safeIdentifier(candidate: string, reserved: (id: string) => boolean): s
   return id;
 }
 
+/** A name safe as a binding (a function or constant): reserved words get a `_` suffix, leading digits a `_` prefix. */
+export function bindingName(candidate: string): string {
+  return safeIdentifier(candidate, (id) => RESERVED.has(id));
+}
+
 export function camelName(raw: string): string {
   return camelOf(words(raw));
 }

@@ -1,16 +1,17 @@
 /**
  * Runtime modules: hand-written, type-checked TypeScript under `runtime/`
  * that targets copy into their output after the banner. Generated files
- * import them (`./client-runtime.js`, `./server-runtime.js`,
+ * import them (`./client-runtime/<module>.js`, `./server-runtime.js`,
  * `./validators-runtime.js`); templates give only the per-API shape.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runtimeDir } from '../assets.js';
 import type { ApiModel } from '../model/types.js';
 import { banner } from './banner.js';
 
-export type RuntimeModule = 'client-runtime.ts' | 'server-runtime.ts' | 'validators-runtime.ts';
+/** A module file of `runtime/`, or of one of its folders (`client/connection.ts`). */
+export type RuntimeModule = 'server-runtime.ts' | 'validators-runtime.ts' | `${'client'}/${string}.ts`;
 
 const sources = new Map<RuntimeModule, string>();
 
@@ -27,4 +28,12 @@ export function runtimeSource(file: RuntimeModule): string {
 /** A runtime module as a generated file: the banner, a blank line, the module. */
 export function runtimeFile(file: RuntimeModule, model: Pick<ApiModel, 'title' | 'version'>, command: string): string {
   return `${banner(model, command, 'line')}\n\n${runtimeSource(file)}`;
+}
+
+/** The modules of a `runtime/` folder (`client`), sorted: each is copied as it is into one output folder. */
+export function runtimeFolder(folder: 'client'): RuntimeModule[] {
+  return readdirSync(join(runtimeDir, folder))
+    .filter((file) => file.endsWith('.ts'))
+    .sort()
+    .map((file) => `${folder}/${file}` as RuntimeModule);
 }

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, detectFeatureLevel, featureLevelOf, ResponseValidationError, UnsupportedFeatureError, type ClientOptions } from '../../generated/client.js';
-import { withoutNewerFields } from '../../generated/client-runtime.js';
+import { withoutNewerFields } from '../../generated/client/runtime/checks.js';
 
 let server: Server;
 let baseUrl: string;

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient, isApiError, TransportError, type ClientOptions } from '../../generated/client.js';
-import { retryDelay } from '../../generated/client-runtime.js';
+import { retryDelay } from '../../generated/client/runtime/retry.js';
 
 type Answer = { status: number; headers?: Record<string, string>; body?: unknown } | 'destroy';
 

@@ -7,16 +7,22 @@
  * leaves out: reserved characters, allowReserved, nested deepObject values.
  */
 import { describe, expect, it } from 'vitest';
+import { responseKind } from '../../runtime/client/answers.js';
+import { buildRequest } from '../../runtime/client/request.js';
 import {
-  buildRequest,
+  cookieParam,
   encodeText,
-  responseKind,
+  headerParam,
+  pathParam,
+  queryParam,
   serializeCookie,
   serializeHeader,
   serializePath,
   serializeQuery,
-  type OperationSpec,
-} from '../../runtime/client-runtime.js';
+  styledPathParam,
+  styledQueryParam,
+} from '../../runtime/client/serialize.js';
+import type { OperationSpec } from '../../runtime/client/types.js';
 
 const STRING = 'blue';
 const ARRAY = ['blue', 'black', 'brown'];
@@ -134,26 +140,26 @@ describe('encodeText', () => {
 
 /** An operation table entry with parameters in every location. */
 const everywhere: OperationSpec = {
+  name: 'listItems',
   method: 'GET',
   path: '/items/{id}{coords}',
-  body: 'none',
   responses: { '200': [['application/json', 'json']], '404': [['application/problem+json', 'json']] },
   params: [
-    { name: 'id', in: 'path', encoding: 'plain' },
-    { name: 'coords', in: 'path', encoding: 'plain', style: 'matrix', explode: true },
-    { name: 'tags', in: 'query', encoding: 'plain', style: 'pipeDelimited', explode: false },
-    { name: 'filter', in: 'query', encoding: 'plain', style: 'deepObject', explode: true },
-    { name: 'where', in: 'query', encoding: 'json' },
-    { name: 'id', key: 'header_id', in: 'header', encoding: 'plain' },
-    { name: 'X-Trace', in: 'header', encoding: 'plain' },
-    { name: 'prefs', in: 'cookie', encoding: 'plain', explode: false },
-    { name: 'session', in: 'cookie', encoding: 'plain' },
+    { name: 'id', in: 'path', write: pathParam, encoding: 'plain' },
+    { name: 'coords', in: 'path', write: styledPathParam, encoding: 'plain', style: 'matrix', explode: true },
+    { name: 'tags', in: 'query', write: styledQueryParam, encoding: 'plain', style: 'pipeDelimited', explode: false },
+    { name: 'filter', in: 'query', write: styledQueryParam, encoding: 'plain', style: 'deepObject', explode: true },
+    { name: 'where', in: 'query', write: queryParam, encoding: 'json' },
+    { name: 'id', key: 'header_id', in: 'header', write: headerParam, encoding: 'plain' },
+    { name: 'X-Trace', in: 'header', write: headerParam, encoding: 'plain' },
+    { name: 'prefs', in: 'cookie', write: cookieParam, encoding: 'plain', explode: false },
+    { name: 'session', in: 'cookie', write: cookieParam, encoding: 'plain' },
   ],
 };
 
 describe('buildRequest', () => {
   it('puts each parameter where its table entry says, keyed by its key', () => {
-    const built = buildRequest('listItems', everywhere, {
+    const built = buildRequest(everywhere, {
       id: 'a b',
       coords: { x: 1, y: 2 },
       tags: ['red', 'green'],
@@ -172,13 +178,13 @@ describe('buildRequest', () => {
   });
 
   it('skips undefined optional parameters and refuses a missing path parameter', () => {
-    const built = buildRequest('listItems', everywhere, { id: 1, coords: null });
+    const built = buildRequest(everywhere, { id: 1, coords: null });
     expect([built.path, built.query, built.cookies]).toEqual(['/items/1;coords', [], []]);
-    expect(() => buildRequest('listItems', everywhere, { coords: 1 })).toThrow('listItems: missing path parameter "id"');
+    expect(() => buildRequest(everywhere, { coords: 1 })).toThrow('listItems: missing path parameter "id"');
   });
 
   it('sends no Accept header when no response declares a body', () => {
-    const built = buildRequest('ping', { method: 'POST', path: '/ping', body: 'none', params: [], responses: { '204': [] } }, {});
+    const built = buildRequest({ name: 'ping', method: 'POST', path: '/ping', params: [], responses: { '204': [] } }, {});
     expect(built.headers).toEqual({});
   });
 });

@@ -43,8 +43,11 @@ describe('client output', () => {
   it('is deterministic and matches the golden file', async () => {
     const ctx = { model: fixtureModel, templatesDir: `${root}/templates`, command: 'npm run generate' };
     const first = renderClient(ctx);
-    expect(renderClient(ctx)).toBe(first);
-    await expect(first).toMatchFileSnapshot('../fixtures/client/out/client.ts');
+    expect(renderClient(ctx)).toEqual(first);
+    await expect(first.get('client.ts')).toMatchFileSnapshot('../fixtures/client/out/client.ts');
+    await expect(first.get('client/connect.ts')).toMatchFileSnapshot('../fixtures/client/out/client/connect.ts');
+    await expect(first.get('client/operations/get-message.ts')).toMatchFileSnapshot('../fixtures/client/out/client/operations/get-message.ts');
+    await expect(first.get('client/checks/get-message.ts')).toMatchFileSnapshot('../fixtures/client/out/client/checks/get-message.ts');
   });
 });
 

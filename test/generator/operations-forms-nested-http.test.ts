@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serializeQuery } from '../../runtime/client-runtime.js';
+import { serializeQuery } from '../../runtime/client/serialize.js';
 import { generate } from '../../generator/cli/pipeline.js';
 import { targets } from '../../generator/targets/index.js';
 import { config } from './helpers.js';

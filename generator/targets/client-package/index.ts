@@ -18,6 +18,9 @@ const SOURCES = ['types', 'client', 'validators'] as const;
 
 const ENTRY_POINTS: EntryPoint[] = [
   { subpath: '.', module: 'client' },
+  // The smallest bundles import `connect` and each operation from its own module (docs/decisions/0024-client-per-operation.md).
+  { subpath: './connect', module: 'client/connect' },
+  { subpath: './operations/*', module: 'client/operations/*' },
   { subpath: './types', module: 'types' },
   { subpath: './validators', module: 'validators' },
 ];
@@ -39,7 +42,7 @@ export const target: Target = {
     const view = buildClientPackageView(ctx.model, {
       ...ctx.options.clientPackage,
       banner: banner(ctx.model, ctx.command, 'html'),
-      entryPoints: ENTRY_POINTS.filter((entry) => compiled.has(`${entry.module}.js`)),
+      entryPoints: ENTRY_POINTS.filter((entry) => compiled.has(`${entry.module}.js`) || (entry.module.endsWith('/*') && [...compiled.keys()].some((path) => path.startsWith(entry.module.slice(0, -1))))),
       files,
     });
     const templates = loadTemplates(ctx.templatesDir);

@@ -26,10 +26,10 @@ export interface ClientPackageView {
   optionsExample: string;
 }
 
-/** One entry point of the package: `.` for the client, `./types`, `./validators`. */
+/** One entry point of the package: `.` for the client, `./types`, `./validators`, `./operations/*`. */
 export interface EntryPoint {
   subpath: string;
-  /** Module file without extension, relative to the package root (`client`). */
+  /** Module file without extension, relative to the package root (`client`, `client/operations/*`). */
   module: string;
 }
 
@@ -41,6 +41,8 @@ export function buildClientPackageView(
     ...options.entryPoints.map(({ subpath, module }) => [subpath, { types: `./${module}.d.ts`, default: `./${module}.js` }]),
     ['./package.json', './package.json'],
   ]);
+  // Files at the top, folders as one entry each (`client/`).
+  const files = [...new Set(options.files.map((file) => (file.includes('/') ? `${file.slice(0, file.indexOf('/'))}/` : file)))];
   const indent = (json: string) => json.replace(/\n/g, '\n  ');
   return {
     banner: options.banner,
@@ -53,7 +55,7 @@ export function buildClientPackageView(
     apiVersion: model.version,
     basePath: model.basePath,
     exportsJson: indent(JSON.stringify(exportsMap, null, 2)),
-    filesJson: indent(JSON.stringify(options.files, null, 2)),
+    filesJson: indent(JSON.stringify(files, null, 2)),
     exampleMethod: model.operations[0]?.names.camel ?? 'someOperation',
     optionsExample: clientOptionsExample(model),
   };

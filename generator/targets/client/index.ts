@@ -2,11 +2,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import { banner } from '../banner.js';
-import { runtimeFile } from '../runtime.js';
+import { runtimeFile, runtimeFolder } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
-import { buildClientView, type ClientView } from './view.js';
+import { buildClientView, type ClientView, type OperationView } from './view.js';
 
-type Render = (view: ClientView) => string;
+interface Render {
+  client(view: ClientView): string;
+  connect(view: ClientView): string;
+  /** One operation's function (`client/operations/<operation>.ts`). */
+  operation(view: OperationView & Pick<ClientView, 'banner'>): string;
+  /** One operation's response checks (`client/checks/<operation>.ts`). */
+  checks(view: OperationView & Pick<ClientView, 'banner' | 'bodyCodedErrors' | 'newerErrorFieldsLiteral'>): string;
+}
+
+/** The files of the client target, relative to the output folder. */
+export type ClientFiles = Map<string, string>;
 
 /** Compiled once per templates folder: generation runs may be repeated in one process (tests, watch). */
 const compiled = new Map<string, Render>();
@@ -17,14 +27,35 @@ function loadTemplates(templatesDir: string): Render {
   const hbs = Handlebars.create();
   const read = (name: string) => readFileSync(join(templatesDir, 'client', name), 'utf8');
   const options = { noEscape: true, strict: true };
-  const render: Render = hbs.compile(read('client.ts.hbs'), options);
+  const render: Render = {
+    client: hbs.compile(read('client.ts.hbs'), options),
+    connect: hbs.compile(read('connect.ts.hbs'), options),
+    operation: hbs.compile(read('operation.ts.hbs'), options),
+    checks: hbs.compile(read('checks.ts.hbs'), options),
+  };
   compiled.set(templatesDir, render);
   return render;
 }
 
-export function renderClient(ctx: Pick<TargetContext, 'model' | 'templatesDir' | 'command'>): string {
+/**
+ * `client.ts`, `client/connect.ts`, each operation's module
+ * (`client/operations/<file>.ts`) and its response checks
+ * (`client/checks/<file>.ts`), by path relative to the output folder; the
+ * runtime folder aside.
+ */
+export function renderClient(ctx: Pick<TargetContext, 'model' | 'templatesDir' | 'command'>): ClientFiles {
   const render = loadTemplates(ctx.templatesDir);
-  return render(buildClientView(ctx.model, banner(ctx.model, ctx.command, 'line')));
+  const view = buildClientView(ctx.model, banner(ctx.model, ctx.command, 'line'));
+  const shared = { banner: view.banner, bodyCodedErrors: view.bodyCodedErrors, newerErrorFieldsLiteral: view.newerErrorFieldsLiteral };
+  const files: ClientFiles = new Map([
+    ['client.ts', render.client(view)],
+    ['client/connect.ts', render.connect(view)],
+  ]);
+  for (const operation of view.operations) {
+    files.set(`client/operations/${operation.file}.ts`, render.operation({ ...operation, ...shared }));
+    files.set(`client/checks/${operation.file}.ts`, render.checks({ ...operation, ...shared }));
+  }
+  return files;
 }
 
 export const target: Target = {
@@ -32,8 +63,12 @@ export const target: Target = {
   description: 'typed fetch client (generated/client.ts)',
   generate(ctx): OutputFile[] {
     return [
-      { path: `${ctx.outDir}/client.ts`, contents: renderClient(ctx), ownership: 'generated' },
-      { path: `${ctx.outDir}/client-runtime.ts`, contents: runtimeFile('client-runtime.ts', ctx.model, ctx.command), ownership: 'generated' },
+      ...[...renderClient(ctx)].map(([path, contents]): OutputFile => ({ path: `${ctx.outDir}/${path}`, contents, ownership: 'generated' })),
+      ...runtimeFolder('client').map((module): OutputFile => ({
+        path: `${ctx.outDir}/client/runtime/${module.slice('client/'.length)}`,
+        contents: runtimeFile(module, ctx.model, ctx.command),
+        ownership: 'generated',
+      })),
     ];
   },
 };

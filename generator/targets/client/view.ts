@@ -1,5 +1,5 @@
 import type { ApiModel, Operation, OperationError, Parameter, ParameterStyle, ResponseModel, SecuritySchemeModel } from '../../model/types.js';
-import { propertyKey } from '../../model/names.js';
+import { bindingName, propertyKey } from '../../model/names.js';
 import { newerErrorFields, newerResponseFields, type LevelledPath } from './levels.js';
 import { tsString } from './literal.js';
 import { docComment, escapeDocText } from './tsdoc.js';
@@ -30,12 +30,19 @@ export interface ClientView {
   withResponseKeyLiteral: string;
   /** Whether a `withResponse` method's type is a map of statuses (`ApiResponseOf`). */
   usesResponseOf: boolean;
-  /** Whether `Credentials` names `BasicCredentials` / `TokenSource`. */
-  usesBasic: boolean;
-  usesToken: boolean;
+  /** What `connect.ts` imports from the runtime's `types.ts` for `Credentials`, comma-separated ('' for none). */
+  credentialTypes: string;
+  /** `{ basePath: ..., ... }` as a literal: what `connect` knows of the document. */
+  documentLiteral: string;
+  /** The constant holding it (a name no operation takes). */
+  documentName: string;
+  /** Per error code, its extra fields newer than some feature level, as a literal; '' when none. */
+  newerErrorFieldsLiteral: string;
 }
 
 export interface SchemeView {
+  /** The runtime writer of its credential; undefined for `mutualTLS`. */
+  writer: string | undefined;
   keyLiteral: string;
   /** A property key for the `Credentials` type (quoted when needed). */
   propertyKey: string;
@@ -46,7 +53,25 @@ export interface SchemeView {
 }
 
 export interface OperationView {
+  /** The method name on `createClient`'s object. */
   camel: string;
+  /** The exported operation function (the method name, unless `client.ts` needs that name itself). */
+  functionName: string;
+  /** The doc comment of the operation function (not indented). */
+  functionDoc: string;
+  /** The runtime imports of the operation's module. */
+  runtimeImports: { module: string; names: string }[];
+  /** Types its module imports from the runtime's `types.ts`, comma-separated. */
+  runtimeTypes: string;
+  /** Types its module imports from `types.ts`, comma-separated. */
+  operationTypeImports: string;
+  /** The constant holding the operation's `OperationSpec` (`getMessageOperation`). */
+  specName: string;
+  /** File base name of its checks module under `client-checks/`. */
+  file: string;
+  /** The validator of the primary success body (`validateGetMessageResponse`). */
+  primaryValidator: string;
+  successStatus: number;
   camelLiteral: string;
   doc: string;
   paramsType: string;
@@ -57,7 +82,6 @@ export interface OperationView {
   paramsOptional: boolean;
   methodLiteral: string;
   pathLiteral: string;
-  bodyLiteral: string;
   /** Extra lines of the operation's table entry (security, requestBody, server, ...), each ready to print. */
   specLines: string[];
   featureLevel: number | null;
@@ -80,18 +104,48 @@ const SHARED_TYPES = ['ErrorBody'];
 
 const DEFAULT_STYLE: Record<string, ParameterStyle> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
 
+/** The runtime values `client.ts` may import, by module, in the order they are printed. */
+const RUNTIME_VALUES: Record<string, string[]> = {
+  bodies: ['binaryBody', 'formBody', 'formFields', 'jsonBody', 'multipartBody', 'multipartFields', 'textBody', 'wholeBody'],
+  connection: ['bindClient', 'call', 'openConnection'],
+  serialize: ['cookieParam', 'headerParam', 'pathParam', 'queryParam', 'styledPathParam', 'styledQueryParam'],
+  credentials: ['apiKeyCookie', 'apiKeyHeader', 'apiKeyQuery', 'basicCredential', 'bearerCredential', 'httpCredential'],
+  levels: ['detectLevel', 'featureLevels'],
+  retry: ['retrying'],
+};
+
+/** Names `client.ts` defines or imports itself; an operation function that would take one gets a `_` suffix. */
+const OWN_NAMES = [
+  'connect', 'createClient', 'detectFeatureLevel', 'featureLevels', 'featureLevelOf', 'retrying', 'isApiError',
+  'ApiError', 'TransportError', 'UnsupportedFeatureError', 'ResponseValidationError',
+  ...Object.values(RUNTIME_VALUES).flat(),
+];
+
 export function buildClientView(model: ApiModel, banner: string): ClientView {
-  const names = new Set(model.operations.map((operation) => operation.names.camel));
+  const methods = new Set(model.operations.map((operation) => operation.names.camel));
   let withResponseKey = 'withResponse';
-  while (names.has(withResponseKey)) withResponseKey += '_';
-  const ctx: Ctx = { model, bodyCodedErrors: model.conventions.bodyCodedErrors };
-  const operations = model.operations.map((operation) => operationView(ctx, operation));
+  while (methods.has(withResponseKey)) withResponseKey += '_';
+  const scope = new Scope(OWN_NAMES);
+  const functionNames = new Map(model.operations.map((operation) => [operation, scope.take(operation.names.camel)]));
   const schemes = schemeModels(model);
+  const schemeViews = new Map(schemes.map((scheme) => [scheme.name, schemeView(scheme)]));
+  const ctx: Ctx = { model, bodyCodedErrors: model.conventions.bodyCodedErrors, schemes: schemeViews };
+  const operations = model.operations.map((operation) => operationView(ctx, operation, functionNames.get(operation)!, scope.take(`${operation.names.camel}Operation`)));
   const typeImports = [
     ...SHARED_TYPES,
     ...operations.flatMap((operation) => operation.typeImports),
   ].sort();
   const shorthand = basicShorthand(model, schemes);
+  const apiKeys = schemes.filter((scheme) => scheme.kind === 'apiKey');
+  const keyName = (scheme: SecuritySchemeModel) => scheme.parameterName ?? scheme.name;
+  const document = [
+    `basePath: ${tsString(model.basePath)}`,
+    ...(shorthand === undefined ? [] : [`basicShorthand: ${tsString(shorthand.name)}`]),
+    `conventions: { successEnvelope: ${model.conventions.successEnvelope}, bodyCodedErrors: ${model.conventions.bodyCodedErrors} }`,
+    `credentialHeaders: [${[...new Set(apiKeys.filter((scheme) => scheme.in !== 'query' && scheme.in !== 'cookie').map((scheme) => keyName(scheme).toLowerCase()))].map(tsString).join(', ')}]`,
+    `credentialQuery: [${[...new Set(apiKeys.filter((scheme) => scheme.in === 'query').map(keyName))].map(tsString).join(', ')}]`,
+  ];
+  const errorFields = Object.entries(newerErrorFields(model));
   return {
     banner,
     title: escapeDocText(model.title),
@@ -100,23 +154,51 @@ export function buildClientView(model: ApiModel, banner: string): ClientView {
     basePathLiteral: tsString(model.basePath),
     typeImports,
     operations,
-    newerErrorFields: Object.entries(newerErrorFields(model)).map(([code, fields]) => ({ codeLiteral: tsString(code), fields: levelledLiteral(fields) })),
-    conventionsLiteral: `{ successEnvelope: ${model.conventions.successEnvelope}, bodyCodedErrors: ${model.conventions.bodyCodedErrors}, featureLevels: ${model.conventions.featureLevels} }`,
+    newerErrorFields: errorFields.map(([code, fields]) => ({ codeLiteral: tsString(code), fields: levelledLiteral(fields) })),
+    newerErrorFieldsLiteral: errorFields.length === 0 ? '' : `{ ${errorFields.map(([code, fields]) => `${tsString(code)}: ${levelledLiteral(fields)}`).join(', ')} }`,
+    conventionsLiteral: `{ successEnvelope: ${model.conventions.successEnvelope}, bodyCodedErrors: ${model.conventions.bodyCodedErrors} }`,
     bodyCodedErrors: model.conventions.bodyCodedErrors,
     featureLevels: model.conventions.featureLevels,
-    schemes: schemes.map(schemeView),
+    schemes: [...schemeViews.values()],
     basicShorthandLiteral: shorthand === undefined ? '' : tsString(shorthand.name),
     withResponseKey,
     withResponseKeyLiteral: tsString(withResponseKey),
     usesResponseOf: operations.some((operation) => operation.fullResponseType.startsWith('ApiResponseOf<')),
-    usesBasic: schemes.some((scheme) => scheme.kind === 'basic'),
-    usesToken: schemes.some((scheme) => scheme.kind !== 'basic' && scheme.kind !== 'mutualTLS'),
+    credentialTypes: [
+      ...(schemes.some((scheme) => scheme.kind === 'basic') ? ['BasicCredentials'] : []),
+      ...(schemes.some((scheme) => scheme.kind !== 'basic' && scheme.kind !== 'mutualTLS') ? ['TokenSource'] : []),
+    ].join(', '),
+    documentLiteral: `{ ${document.join(', ')} }`,
+    documentName: scope.take('apiDocument'),
   };
+}
+
+/** One import line per runtime module, of the values a file uses. */
+function runtimeImports(used: ReadonlySet<string>): { module: string; names: string }[] {
+  return Object.entries(RUNTIME_VALUES)
+    .map(([module, names]) => ({ module, names: names.filter((name) => used.has(name)) }))
+    .filter((entry) => entry.names.length > 0)
+    .map(({ module, names }) => ({ module, names: names.join(', ') }));
+}
+
+/** Top-level names of one generated file: each taken once, a clash suffixed `_` until free. */
+class Scope {
+  private readonly taken: Set<string>;
+  constructor(reserved: readonly string[]) {
+    this.taken = new Set(reserved);
+  }
+  take(base: string): string {
+    let name = bindingName(base);
+    while (this.taken.has(name)) name += '_';
+    this.taken.add(name);
+    return name;
+  }
 }
 
 interface Ctx {
   model: ApiModel;
   bodyCodedErrors: boolean;
+  schemes: Map<string, SchemeView>;
 }
 
 /**
@@ -144,13 +226,33 @@ function schemeModels(model: ApiModel): SecuritySchemeModel[] {
   return [...model.securitySchemes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/** The writer of each scheme kind's credential (`runtime/client/credentials.ts`). */
+function credentialWriter(scheme: SecuritySchemeModel): string | undefined {
+  switch (scheme.kind) {
+    case 'basic':
+      return 'basicCredential';
+    case 'bearer':
+    case 'oauth2':
+    case 'openIdConnect':
+      return 'bearerCredential';
+    case 'http':
+      return 'httpCredential';
+    case 'apiKey':
+      return scheme.in === 'query' ? 'apiKeyQuery' : scheme.in === 'cookie' ? 'apiKeyCookie' : 'apiKeyHeader';
+    case 'mutualTLS':
+      return undefined;
+  }
+}
+
 function schemeView(scheme: SecuritySchemeModel): SchemeView {
-  const spec: string[] = [`kind: ${tsString(scheme.kind)}`];
-  if (scheme.in !== undefined) spec.push(`in: ${tsString(scheme.in)}`);
-  if (scheme.parameterName !== undefined) spec.push(`name: ${tsString(scheme.parameterName)}`);
-  if (scheme.scheme !== undefined) spec.push(`scheme: ${tsString(scheme.scheme)}`);
+  const spec: string[] = [`name: ${tsString(scheme.name)}`];
+  const writer = credentialWriter(scheme);
+  if (writer !== undefined) spec.push(`write: ${writer}`);
+  if (scheme.kind === 'apiKey' && scheme.parameterName !== undefined && scheme.parameterName !== scheme.name) spec.push(`key: ${tsString(scheme.parameterName)}`);
+  if (scheme.kind === 'http' && scheme.scheme !== undefined) spec.push(`scheme: ${tsString(scheme.scheme)}`);
   const how = schemeDescription(scheme);
   return {
+    writer,
     keyLiteral: tsString(scheme.name),
     propertyKey: propertyKey(scheme.name),
     specLiteral: `{ ${spec.join(', ')} }`,
@@ -177,22 +279,39 @@ function schemeDescription(scheme: SecuritySchemeModel): string {
   }
 }
 
-function operationView(ctx: Ctx, operation: Operation): OperationView {
+/** The writer of each whole-body kind (`runtime/client/bodies.ts`). */
+const BODY_WRITERS: Record<string, string> = { json: 'jsonBody', text: 'textBody', form: 'formBody', multipart: 'multipartBody', binary: 'binaryBody' };
+
+function operationView(ctx: Ctx, operation: Operation, functionName: string, specName: string): OperationView {
   const pascal = operation.names.pascal;
   const body = operation.requestBody;
   const specLines: string[] = [];
+  const used = new Set<string>(['call']);
   if (operation.security.length > 0) {
-    specLines.push(`security: [${operation.security.map((alternative) => `[${alternative.map(tsString).join(', ')}]`).join(', ')}],`);
+    const scheme = (name: string): string => {
+      const view = ctx.schemes.get(name);
+      if (view?.writer !== undefined) used.add(view.writer);
+      return view?.specLiteral ?? `{ name: ${tsString(name)} }`;
+    };
+    specLines.push(`security: [${operation.security.map((alternative) => `[${alternative.map(scheme).join(', ')}]`).join(', ')}],`);
   }
   if (body?.mode === 'whole') {
     const contents = body.contents
       .map((content) => {
         // A form or multipart media type's fields, written as a fields-mode body's would be.
         const fields = content.fields === undefined ? '' : `, fields: [${content.fields.map((field) => paramView(field, content.partContentTypes).literal).join(', ')}]`;
-        return `{ mediaType: ${tsString(content.mediaType)}, kind: ${tsString(content.kind)}${fields} }`;
+        const writer = BODY_WRITERS[content.kind]!;
+        used.add(writer);
+        return `{ mediaType: ${tsString(content.mediaType)}, write: ${writer}${fields} }`;
       })
       .join(', ');
-    specLines.push(`requestBody: { param: ${tsString(body.parameterName ?? 'body')}, required: ${body.required}, contents: [${contents}] },`);
+    used.add('wholeBody');
+    specLines.push(`requestBody: { encode: wholeBody, param: ${tsString(body.parameterName ?? 'body')}, required: ${body.required}, contents: [${contents}] },`);
+  }
+  if (body?.mode !== 'whole' && operation.body !== 'none') {
+    const writer = operation.body === 'multipart' ? 'multipartFields' : 'formFields';
+    used.add(writer);
+    specLines.push(`fields: ${writer},`);
   }
   if (operation.basePath !== ctx.model.basePath) specLines.push(`basePath: ${tsString(operation.basePath)},`);
   const server = operation.servers?.find((url) => /^[a-z][a-z0-9+.-]*:\/\//i.test(url));
@@ -203,26 +322,37 @@ function operationView(ctx: Ctx, operation: Operation): OperationView {
   if (redirect) specLines.push('answer: true,');
   const partTypes = body?.mode === 'fields' ? body.contents.find((content) => content.kind === 'multipart' && content.partContentTypes !== undefined)?.partContentTypes : undefined;
   const successes = operation.successes.length > 0 ? operation.successes : [operation.success];
+  const params = operation.parameters.map((parameter) => paramView(parameter, partTypes, used));
+  const responseType = redirect
+    ? fullResponseType(operation)
+    : receivedAs(operation, successes.length === 1 ? `${pascal}Response` : `${pascal}Responses[keyof ${pascal}Responses]`);
+  const typeImports = [`${pascal}Params`, successes.length > 1 ? `${pascal}Responses` : `${pascal}Response`, ...(ctx.bodyCodedErrors ? [] : [`${pascal}ErrorResponses`])];
   return {
     camel: operation.names.camel,
+    functionName,
+    runtimeImports: runtimeImports(used),
+    runtimeTypes: ['OperationSpec', 'RequestOptions', ...(redirect ? [responseType.startsWith('ApiResponseOf<') ? 'ApiResponseOf' : 'ApiResponse'] : [])].sort().join(', '),
+    operationTypeImports: typeImports.filter((name) => !name.endsWith('ErrorResponses')).sort().join(', '),
+    specName,
+    file: operation.names.file,
+    primaryValidator: `validate${pascal}Response`,
+    successStatus: operation.success.status,
     camelLiteral: tsString(operation.names.camel),
     doc: operationDoc(ctx.model, operation),
+    functionDoc: operationDoc(ctx.model, operation, ''),
     paramsType: `${pascal}Params`,
     // One success: its alias; several: the union of their bodies (the method resolves to whichever came).
     // Binary bodies arrive as Blobs (the types alias also allows the bytes a server handler may return).
     // A documented redirect's answer is its status and headers (`Location`), so such an operation resolves to the whole answer.
-    responseType: redirect
-      ? fullResponseType(operation)
-      : receivedAs(operation, successes.length === 1 ? `${pascal}Response` : `${pascal}Responses[keyof ${pascal}Responses]`),
-    typeImports: [`${pascal}Params`, successes.length > 1 ? `${pascal}Responses` : `${pascal}Response`, ...(ctx.bodyCodedErrors ? [] : [`${pascal}ErrorResponses`])],
+    responseType,
+    typeImports,
     fullResponseType: fullResponseType(operation),
     paramsOptional: operation.parameters.every((parameter) => !parameter.required) && !(body?.mode === 'whole' && body.required),
     methodLiteral: tsString(operation.method.toUpperCase()),
     pathLiteral: tsString(operation.path),
-    bodyLiteral: tsString(body?.mode === 'whole' ? 'none' : operation.body),
     specLines,
     featureLevel: operation.featureLevel ?? null,
-    params: operation.parameters.map((parameter) => paramView(parameter, partTypes)),
+    params,
     newerFields: levelledLiteral(newerResponseFields(ctx.model, operation)),
     errorsType: `${pascal}ErrorResponses`,
   };
@@ -267,8 +397,18 @@ function statusType(response: ResponseModel): string {
   return response.statusText === undefined && response.status !== 0 ? String(response.status) : 'number';
 }
 
-function paramView(parameter: Parameter, partTypes: Record<string, string> | undefined): ParamView {
-  const fields = [`name: ${tsString(parameter.name)}`, `in: ${tsString(parameter.location)}`, `encoding: ${tsString(parameter.encoding)}`];
+/** The runtime writer of each parameter location (`runtime/client/serialize.ts`); body fields have none. */
+const PARAM_WRITERS: Record<string, string> = { path: 'pathParam', query: 'queryParam', header: 'headerParam', cookie: 'cookieParam' };
+
+function paramView(parameter: Parameter, partTypes: Record<string, string> | undefined, used?: Set<string>): ParamView {
+  const fields = [`name: ${tsString(parameter.name)}`, `in: ${tsString(parameter.location)}`];
+  const styled = parameter.encoding === 'plain' && parameter.style !== undefined && !['simple', 'form'].includes(parameter.style);
+  const writer = styled && (parameter.location === 'path' || parameter.location === 'query') ? `styled${PARAM_WRITERS[parameter.location]!.replace(/^./, (c) => c.toUpperCase())}` : PARAM_WRITERS[parameter.location];
+  if (writer !== undefined) {
+    fields.push(`write: ${writer}`);
+    used?.add(writer);
+  }
+  fields.push(`encoding: ${tsString(parameter.encoding)}`);
   // The key in the params object, when it is not the wire name (two parameters of one operation share a name).
   if (parameter.key !== undefined && parameter.key !== parameter.name) fields.push(`key: ${tsString(parameter.key)}`);
   if (parameter.encoding === 'plain' && parameter.location !== 'body') {
@@ -290,7 +430,7 @@ function paramView(parameter: Parameter, partTypes: Record<string, string> | und
   return { literal: `{ ${fields.join(', ')} }` };
 }
 
-function operationDoc(model: ApiModel, operation: Operation): string {
+function operationDoc(model: ApiModel, operation: Operation, indent = '  '): string {
   const where = operation.servers?.[0] ?? operation.basePath;
   const paragraphs = [
     escapeDocText(operation.summary),
@@ -308,7 +448,7 @@ function operationDoc(model: ApiModel, operation: Operation): string {
   if (operation.featureLevel !== undefined) tags.push(`@featureLevel ${operation.featureLevel}`);
   if (operation.deprecated) tags.push('@deprecated');
   if (tags.length > 0) paragraphs.push(tags.join('\n'));
-  return docComment(paragraphs, '  ');
+  return docComment(paragraphs, indent);
 }
 
 function authNote(operation: Operation): string {
