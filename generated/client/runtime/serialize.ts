@@ -91,7 +91,7 @@ export function serializePath(name: string, value: unknown, style: ParamStyle = 
  * With `allowReserved`, reserved characters in values go unencoded.
  */
 export function serializeQuery(name: string, value: unknown, style: ParamStyle = 'form', explode: boolean = style === 'form', allowReserved = false): string[] {
-  if (style === 'deepObject' && typeof value === 'object' && value !== null && !(value instanceof Date)) {
+  if (style === 'deepObject' && (Array.isArray(value) || (isRecord(value) && !(value instanceof Date)))) {
     return deepObjectPairs(encodeText(name), value as Record<string, unknown>, (text) => encodeText(text, allowReserved));
   }
   return formPairs(name, value, explode, allowReserved, delimiter(style));

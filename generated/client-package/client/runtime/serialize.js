@@ -86,7 +86,7 @@ export function serializePath(name, value, style = 'simple', explode = false) {
  * With `allowReserved`, reserved characters in values go unencoded.
  */
 export function serializeQuery(name, value, style = 'form', explode = style === 'form', allowReserved = false) {
-    if (style === 'deepObject' && typeof value === 'object' && value !== null && !(value instanceof Date)) {
+    if (style === 'deepObject' && (Array.isArray(value) || (isRecord(value) && !(value instanceof Date)))) {
         return deepObjectPairs(encodeText(name), value, (text) => encodeText(text, allowReserved));
     }
     return formPairs(name, value, explode, allowReserved, delimiter(style));
