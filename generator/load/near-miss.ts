@@ -51,7 +51,7 @@ export function repairNearMisses(document: Node, sources: SourceMap, version: st
   const legacy = version.startsWith('3.0');
   nullSchemas(document, sources, notes);
   parametersWithoutSchema(document, sources, notes);
-  mediaExamples(document, notes);
+  mediaExamples(document, sources, notes);
   forEachSchema(document, (schema) => {
     requiredFlags(schema, notes);
     if (schema.enum !== undefined && !Array.isArray(schema.enum)) {
@@ -162,38 +162,55 @@ function parametersWithoutSchema(document: Node, sources: SourceMap, notes: Note
   }
 }
 
+/** Keys whose values are schemas or data, where no media type, parameter or header sits. */
+const NOT_STRUCTURE = new Set(['schema', 'schemas', 'example', 'examples', 'default', 'enum', 'const', 'value']);
+
 /**
- * `examples` of a media type or parameter written as a list of values, or
- * as a map of bare values, instead of a map of Example Objects: each value
- * becomes an Example Object (`example-1`, ... for a list).
+ * `examples` of a media type, parameter or header written as a list of
+ * values, or as a map of bare values, instead of a map of Example Objects:
+ * each value becomes an Example Object (`example-1`, ... for a list). Those
+ * objects are found by where they sit (a `content` or `headers` map, a
+ * `parameters` list or map), never by their keys, which a schema's
+ * properties could share.
  */
-function mediaExamples(document: Node, notes: Notes): void {
-  const visit = (node: unknown, seen: WeakSet<object>): void => {
+function mediaExamples(document: Node, sources: SourceMap, notes: Notes): void {
+  const seen = new WeakSet<object>();
+  const visit = (node: unknown, holder: boolean): void => {
     if (node === null || typeof node !== 'object' || seen.has(node)) return;
     seen.add(node);
     if (Array.isArray(node)) {
-      node.forEach((child) => visit(child, seen));
+      node.forEach((child) => visit(child, false));
       return;
     }
     const record = node as Node;
-    // A media type, parameter or header: it has a `schema` (or, for a parameter, `content`) beside `examples`.
-    const holder = record.examples !== undefined && (record.schema !== undefined || (typeof record.in === 'string' && typeof record.name === 'string'));
-    if (holder && Array.isArray(record.examples)) {
-      notes.add('`examples` is a list of values; OpenAPI wants a map of Example Objects: read as examples named `example-1`, `example-2`, ...', record, 'examples');
-      record.examples = Object.fromEntries(record.examples.map((value, i) => [`example-${i + 1}`, { value }]));
-    } else if (holder && isRecord(record.examples)) {
-      const examples = record.examples;
-      for (const [name, example] of Object.entries(examples)) {
-        const bare = !isRecord(example) || (Object.keys(example).length > 0 && Object.keys(example).every((key) => !EXAMPLE_KEYS.has(key) && !key.startsWith('x-')));
-        if (!bare) continue;
-        notes.add(`example \`${name}\` is a bare value, not an Example Object: read as its \`value\``, examples, name);
-        examples[name] = { value: example };
-      }
-    }
+    if (holder && typeof record.$ref !== 'string') repairExamples(record, sources, notes);
     for (const [key, value] of Object.entries(record)) {
-      if (key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'default' || key === 'enum' || key === 'const' || key === 'value') continue;
-      visit(value, seen);
+      if (key.startsWith('x-') || NOT_STRUCTURE.has(key)) continue;
+      const holders = key === 'content' || key === 'headers' ? (isRecord(value) ? Object.values(value) : []) : key === 'parameters' ? (Array.isArray(value) ? value : isRecord(value) ? Object.values(value) : []) : undefined;
+      if (holders === undefined) visit(value, false);
+      else holders.forEach((child) => visit(child, true));
     }
   };
-  visit(document, new WeakSet());
+  visit(document, false);
+}
+
+function repairExamples(holder: Node, sources: SourceMap, notes: Notes): void {
+  const tied = <T extends object>(made: T): T => {
+    sources.alias(made, holder);
+    return made;
+  };
+  if (Array.isArray(holder.examples)) {
+    notes.add('`examples` is a list of values; OpenAPI wants a map of Example Objects: read as examples named `example-1`, `example-2`, ...', holder, 'examples');
+    holder.examples = tied(Object.fromEntries(holder.examples.map((value, i) => [`example-${i + 1}`, tied({ value })])));
+    return;
+  }
+  if (!isRecord(holder.examples)) return;
+  const examples = holder.examples;
+  for (const [name, example] of Object.entries(examples)) {
+    const keys = isRecord(example) ? Object.keys(example) : [];
+    const bare = !isRecord(example) || (keys.length > 0 && keys.every((key) => !EXAMPLE_KEYS.has(key) && !key.startsWith('x-')));
+    if (!bare) continue;
+    notes.add(`example \`${name}\` is a bare value, not an Example Object: read as its \`value\``, examples, name);
+    examples[name] = tied({ value: example });
+  }
 }
