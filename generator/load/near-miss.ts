@@ -25,6 +25,9 @@ const PARAMETER_SCHEMA_KEYWORDS = [
   'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf',
 ];
 
+/** Keywords that only describe: the 3.0 rewrite (normalise.ts) keeps them beside a `$ref` and drops the rest. */
+export const REF_SIBLINGS = new Set(['$ref', 'description', 'summary', 'title', 'deprecated', 'readOnly', 'writeOnly', 'example', 'examples', 'default', 'externalDocs', 'xml', 'nullable']);
+
 /** Keys an Example Object may have. */
 const EXAMPLE_KEYS = new Set(['summary', 'description', 'value', 'externalValue', '$ref']);
 
@@ -73,9 +76,6 @@ export function repairNearMisses(document: Node, sources: SourceMap, version: st
   });
   return notes.lines();
 }
-
-/** Keywords that only describe: the 3.0 rewrite (normalise.ts) keeps them beside a `$ref` and drops the rest. */
-export const REF_SIBLINGS = new Set(['$ref', 'description', 'summary', 'title', 'deprecated', 'readOnly', 'writeOnly', 'example', 'examples', 'default', 'externalDocs', 'xml', 'nullable']);
 
 /**
  * `schema: null` (a media type, parameter or header), and `null` as a
