@@ -155,8 +155,7 @@ export class SchemaDiff {
     switch (a.kind) {
       case 'string':
         if (b.kind !== 'string') return;
-        this.enums(place, path, a.enum, b.enum);
-        this.constant(place, path, a.const, b.const);
+        this.values(place, path, allowed(a), allowed(b));
         this.lower(place, path, 'minimum length', a.minLength, b.minLength);
         this.upper(place, path, 'maximum length', a.maxLength, b.maxLength);
         this.optionalText(place, path, 'pattern-changed', 'pattern', a.pattern, b.pattern);
@@ -165,8 +164,7 @@ export class SchemaDiff {
       case 'integer':
       case 'number':
         if (b.kind !== a.kind) return;
-        this.enums(place, path, a.enum, b.enum);
-        this.constant(place, path, a.const, b.const);
+        this.values(place, path, allowed(a), allowed(b));
         this.lower(place, path, 'minimum', a.minimum, b.minimum);
         this.upper(place, path, 'maximum', a.maximum, b.maximum);
         this.numericExtras(place, path, a, b);
@@ -174,7 +172,7 @@ export class SchemaDiff {
         return;
       case 'boolean':
         if (b.kind !== 'boolean') return;
-        this.constant(place, path, a.const, b.const);
+        this.values(place, path, allowed(a), allowed(b));
         return;
       case 'array':
         if (b.kind !== 'array') return;
@@ -186,8 +184,7 @@ export class SchemaDiff {
         return;
       case 'any':
         if (b.kind !== 'any') return;
-        this.enums(place, path, a.enum?.map(json), b.enum?.map(json));
-        this.constant(place, path, a.const === undefined ? undefined : json(a.const), b.const === undefined ? undefined : json(b.const));
+        this.values(place, path, allowed(a), allowed(b));
         return;
       case 'null':
       case 'union':
@@ -199,32 +196,39 @@ export class SchemaDiff {
     }
   }
 
-  private enums(place: Place, path: string, a: readonly (string | number)[] | undefined, b: readonly (string | number)[] | undefined): void {
+  /**
+   * The values an `enum` or `const` limits a place to, compared as sets: one
+   * change per direction, naming the values. A value list that shrinks (also
+   * to a single value, which the model reads as a `const`) is one narrowing
+   * that names what was removed; one that grows is one widening that names
+   * what was added; a constant replaced by another is one change.
+   */
+  private values(place: Place, path: string, a: readonly unknown[] | undefined, b: readonly unknown[] | undefined): void {
     const what = label(place, path);
     if (a === undefined && b === undefined) return;
     if (a === undefined) {
-      this.change(place, path, 'enum-added', 'narrowed', `${what} is now limited to ${list(b!)}`);
+      const [kind, message]: [ChangeKind, string] = b!.length === 1 ? ['const-changed', `is now always ${list(b!)}`] : ['enum-added', `is now limited to ${list(b!)}`];
+      this.change(place, path, kind, 'narrowed', `${what} ${message}`);
       return;
     }
     if (b === undefined) {
-      this.change(place, path, 'enum-removed', 'widened', `${what} is no longer limited to ${list(a)}`);
+      const [kind, message]: [ChangeKind, string] = a.length === 1 ? ['const-changed', `is no longer always ${list(a)}`] : ['enum-removed', `is no longer limited to ${list(a)}`];
+      this.change(place, path, kind, 'widened', `${what} ${message}`);
       return;
     }
-    for (const value of a.filter((v) => !b.includes(v))) {
-      this.change(place, path, 'enum-value-removed', 'narrowed', `${what} lost the value ${JSON.stringify(value)}`);
+    const removed = a.filter((v) => !includes(b, v));
+    const added = b.filter((v) => !includes(a, v));
+    if (a.length === 1 && b.length === 1 && removed.length === 1) {
+      this.change(place, path, 'const-changed', 'changed', `${what} changed from ${list(a)} to ${list(b)}`);
+      return;
     }
-    for (const value of b.filter((v) => !a.includes(v))) {
-      this.change(place, path, 'enum-value-added', 'widened', `${what} gained the value ${JSON.stringify(value)}`);
+    const rest = b.length === 1 ? `it is now always ${list(b)}` : `it now takes ${list(b)}`;
+    if (removed.length > 0) {
+      this.change(place, path, 'enum-value-removed', 'narrowed', `${what} lost ${values(removed)}${added.length === 0 ? `; ${rest}` : ''}`);
     }
-  }
-
-  private constant(place: Place, path: string, a: unknown, b: unknown): void {
-    if (a === b) return;
-    const what = label(place, path);
-    const effect: Effect = a === undefined ? 'narrowed' : b === undefined ? 'widened' : 'changed';
-    const message =
-      a === undefined ? `${what} is now always ${JSON.stringify(b)}` : b === undefined ? `${what} is no longer always ${JSON.stringify(a)}` : `${what} changed from ${JSON.stringify(a)} to ${JSON.stringify(b)}`;
-    this.change(place, path, 'const-changed', effect, message);
+    if (added.length > 0) {
+      this.change(place, path, 'enum-value-added', 'widened', `${what} gained ${values(added)}${removed.length === 0 ? `; ${rest}` : ''}`);
+    }
   }
 
   /** A lower bound: raising it (or adding it) narrows. */
@@ -381,8 +385,23 @@ function describe(schema: Schema): string {
   return schema.kind === 'any' ? 'any value' : schema.kind;
 }
 
-function list(values: readonly (string | number)[]): string {
-  return values.map((v) => JSON.stringify(v)).join(', ');
+/** The values an `enum` or `const` allows (a `const` outside its `enum` allows none); `undefined` when neither limits them. */
+function allowed(schema: { enum?: readonly unknown[]; const?: unknown }): readonly unknown[] | undefined {
+  if (schema.const !== undefined) return schema.enum === undefined || includes(schema.enum, schema.const) ? [schema.const] : [];
+  return schema.enum;
+}
+
+function includes(values: readonly unknown[], value: unknown): boolean {
+  const key = json(value);
+  return values.some((v) => json(v) === key);
+}
+
+function list(values: readonly unknown[]): string {
+  return values.map(json).join(', ');
+}
+
+function values(items: readonly unknown[]): string {
+  return `the value${items.length === 1 ? '' : 's'} ${list(items)}`;
 }
 
 /** Keys that describe and never constrain, left out when constraints are compared as a whole. */

@@ -22,19 +22,11 @@
 import { formatLocation, SpecError } from './errors.js';
 import type { SourceMap } from './source-map.js';
 import { formBodiesToQuery } from './get-forms.js';
-import { isRecord, valueAtPointer } from './walk.js';
+import { forEachSchema, isRecord, valueAtPointer } from './walk.js';
+import { REF_SIBLINGS, repairNearMisses } from './near-miss.js';
 
 type Node = Record<string, unknown>;
 
-/** Keys of a schema whose value is one schema. */
-const ONE = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems'];
-/** Keys of a schema whose value is a list of schemas. */
-const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-/** Keys of a schema whose value maps names to schemas. */
-const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-
-/** Keywords that only describe; kept beside a 3.0 `$ref`. */
-const REF_SIBLINGS = new Set(['$ref', 'description', 'summary', 'title', 'deprecated', 'readOnly', 'writeOnly', 'example', 'examples', 'default', 'externalDocs', 'xml', 'nullable']);
 
 export interface Normalised {
   /** The document's OpenAPI version as written (`3.0.3`, `3.1.0`). */
@@ -46,14 +38,27 @@ export interface Normalised {
 /** Checks the version, then rewrites `document` to OpenAPI 3.1 in place. */
 export function normalise(document: Node, sources: SourceMap): Normalised {
   const version = checkVersion(document, sources);
-  const warnings: string[] = [];
+  const warnings = repairNearMisses(document, sources, version);
   const legacy = version.startsWith('3.0');
   if (legacy) {
     forEachSchema(document, (schema) => normaliseSchema(schema, sources));
     document.openapi = '3.1.0';
   } else {
     // Boolean exclusive bounds have no meaning in 2020-12; in a 3.1 document they are the draft-4 form.
-    forEachSchema(document, exclusiveBounds);
+    // `nullable` has none either, but its authors plainly mean that null is allowed.
+    let nullable: { at: string; count: number } | undefined;
+    forEachSchema(document, (schema) => {
+      exclusiveBounds(schema);
+      if (schema.nullable === undefined) return;
+      nullable = { at: nullable?.at ?? formatLocation(sources.locate(schema, 'nullable')), count: (nullable?.count ?? 0) + 1 };
+      const allowsNull = schema.nullable === true;
+      delete schema.nullable;
+      if (allowsNull) addNull(schema, sources);
+    });
+    if (nullable !== undefined) {
+      const more = nullable.count > 1 ? ` (and ${nullable.count - 1} more place${nullable.count === 2 ? '' : 's'})` : '';
+      warnings.push(`${nullable.at}: \`nullable\` is an OpenAPI 3.0 keyword that 3.1 does not have: read as in 3.0 (\`nullable: true\` allows null)${more}`);
+    }
   }
   dropCallbacks(document, sources, warnings);
   expandPathItemRefs(document, sources, warnings);
@@ -122,38 +127,6 @@ function checkVersion(document: Node, sources: SourceMap): string {
     throw new SpecError(at.file, at.line ?? 1, `not an OpenAPI 3.0 or 3.1 document (${found})`);
   }
   return version;
-}
-
-/** Calls `visit` on every schema object of the document, parents before children, each once. */
-export function forEachSchema(document: Node, visit: (schema: Node) => void): void {
-  const seen = new WeakSet<object>();
-  const schema = (node: unknown): void => {
-    if (!isRecord(node) || seen.has(node)) return;
-    seen.add(node);
-    visit(node);
-    for (const key of ONE) schema(node[key]);
-    for (const key of LIST) if (Array.isArray(node[key])) (node[key] as unknown[]).forEach(schema);
-    for (const key of MAP) if (isRecord(node[key])) Object.values(node[key]).forEach(schema);
-    // `items` as a list (an old tuple form) holds schemas too.
-    if (Array.isArray(node.items)) node.items.forEach(schema);
-  };
-  // Outside schemas: every `schema` member of a parameter, header or media type, and the component schemas.
-  const structure = (node: unknown): void => {
-    if (node === null || typeof node !== 'object' || seen.has(node)) return;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      node.forEach(structure);
-      return;
-    }
-    for (const [key, value] of Object.entries(node)) {
-      if (key.startsWith('x-') || key === 'example' || key === 'value' || key === 'default') continue;
-      if (key === 'schema') schema(value);
-      else structure(value);
-    }
-  };
-  const components = document.components;
-  if (isRecord(components) && isRecord(components.schemas)) Object.values(components.schemas).forEach(schema);
-  structure(document);
 }
 
 function normaliseSchema(node: Node, sources: SourceMap): void {

@@ -77,3 +77,54 @@ export function valueAtPointer(document: Record<string, unknown>, ref: string): 
   }
   return node;
 }
+
+type Node = Record<string, unknown>;
+
+/** Keys of a schema whose value is one schema. */
+const ONE = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems'];
+/** Keys of a schema whose value is a list of schemas. */
+const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+/** Keys of a schema whose value maps names to schemas. */
+const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+
+/**
+ * Calls `visit` on every schema object of the document, parents before
+ * children, each once; and `onNull`, when given, for every `null` where a
+ * schema belongs (`holder[key]`; `keyword` is the keyword that holds it:
+ * `schema`, `items`, `properties`, `allOf`, ...).
+ */
+export function forEachSchema(document: Node, visit: (schema: Node) => void, onNull?: (holder: Node | unknown[], key: string, keyword: string) => void): void {
+  const seen = new WeakSet<object>();
+  const child = (holder: Node | unknown[], key: string, keyword: string): void => {
+    const value = (holder as Node)[key];
+    if (value === null) onNull?.(holder, key, keyword);
+    else schema(value);
+  };
+  const schema = (node: unknown): void => {
+    if (!isRecord(node) || seen.has(node)) return;
+    seen.add(node);
+    visit(node);
+    for (const key of ONE) if (key in node) child(node, key, key);
+    for (const key of LIST) if (Array.isArray(node[key])) (node[key] as unknown[]).forEach((_, i, list) => child(list, String(i), key));
+    for (const key of MAP) if (isRecord(node[key])) for (const name of Object.keys(node[key])) child(node[key], name, key);
+    // `items` as a list (an old tuple form) holds schemas too.
+    if (Array.isArray(node.items)) node.items.forEach(schema);
+  };
+  // Outside schemas: every `schema` member of a parameter, header or media type, and the component schemas.
+  const structure = (node: unknown): void => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      node.forEach(structure);
+      return;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key.startsWith('x-') || key === 'example' || key === 'value' || key === 'default') continue;
+      if (key === 'schema') child(node as Node, key, key);
+      else structure(value);
+    }
+  };
+  const components = document.components;
+  if (isRecord(components) && isRecord(components.schemas)) Object.values(components.schemas).forEach(schema);
+  structure(document);
+}

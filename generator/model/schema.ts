@@ -91,6 +91,10 @@ export class SchemaConverter {
   convert(node: unknown, parent?: unknown, key?: string): Schema {
     if (node === true) return { kind: 'any' };
     if (node === false) return { kind: 'never' };
+    if (node === null) {
+      // Where a missing schema plainly means "any value", the loader already read `null` so (load/near-miss.ts).
+      this.ctx.fail(parent ?? node, key, 'a schema must be an object or a boolean, not null (here null could mean the value null, `{type: "null"}`, or any value, `{}`: write the one meant)');
+    }
     if (!isRecord(node)) this.ctx.fail(parent ?? node, key, 'a schema must be an object or a boolean');
     const schema = this.convertRecord(node);
     if (!this.raw.has(schema)) this.raw.set(schema, node);

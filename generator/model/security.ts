@@ -76,22 +76,43 @@ export function operationSecurity(ctx: BuildContext, doc: RawNode, operation: Ra
     const alternative = ctx.deref(raw);
     if (!isRecord(alternative)) ctx.fail(requirement, String(i), 'a security requirement must be a map of scheme names to scopes');
     const written = Object.keys(alternative);
-    // A scheme the document does not declare cannot be typed, sent or
-    // checked: it is left out of the requirement (the rest of its alternative
-    // still applies). An alternative that named only such schemes is dropped
-    // rather than read as "no credentials", which would make the others
-    // optional.
-    const unknown = written.filter((name) => !known.has(name));
-    for (const name of unknown) {
-      ctx.warn(alternative, name, `security requirement names \`${name}\`, which \`components.securitySchemes\` does not declare; it is ignored (neither sent by the client nor checked by the server)`);
+    // Each name as the schemes it stands for: itself when declared; else the
+    // schemes declared under the same name up to case (`basicAuth` for
+    // `BasicAuth`), each one an alternative when there are several, since
+    // picking one would be a guess. A scheme declared under no such name
+    // cannot be typed, sent or checked: it is left out of the requirement
+    // (the rest of its alternative still applies). An alternative that named
+    // only such schemes is dropped rather than read as "no credentials",
+    // which would make the others optional.
+    const resolved: string[][] = [];
+    for (const name of written) {
+      const matches = known.has(name) ? [name] : [...known].filter((k) => k.toLowerCase() === name.toLowerCase()).sort(compareStrings);
+      if (matches.length === 0) {
+        ctx.warn(alternative, name, `security requirement names \`${name}\`, which \`components.securitySchemes\` does not declare; it is ignored (neither sent by the client nor checked by the server)`);
+        continue;
+      }
+      if (matches.length === 1 && matches[0] !== name) {
+        ctx.warn(alternative, name, `security requirement names \`${name}\`, which \`components.securitySchemes\` declares as \`${matches[0]}\`: read as \`${matches[0]}\``);
+      } else if (matches.length > 1) {
+        const list = matches.map((m) => `\`${m}\``).join(' and ');
+        ctx.warn(alternative, name, `security requirement names \`${name}\`, which matches ${list} only up to case: read as either of them (one alternative each), never one chosen for you; rename it to the one you mean`);
+      }
+      resolved.push(matches);
     }
-    if (written.length > 0 && unknown.length === written.length) return;
-    const names = written.filter((name) => known.has(name)).sort(compareStrings);
-    if (!alternatives.some((a) => a.join('\n') === names.join('\n'))) alternatives.push(names);
+    if (written.length > 0 && resolved.length === 0) return;
+    for (const names of combinations(resolved)) {
+      const sorted = [...new Set(names)].sort(compareStrings);
+      if (!alternatives.some((a) => a.join('\n') === sorted.join('\n'))) alternatives.push(sorted);
+    }
   });
   // Only the empty alternative (or none left): nothing is required, as with `security: []`.
   if (alternatives.every((a) => a.length === 0)) return [];
   return alternatives;
+}
+
+/** Every way of taking one name from each list, in order. */
+function combinations(lists: readonly string[][]): string[][] {
+  return lists.reduce<string[][]>((done, options) => done.flatMap((prefix) => options.map((option) => [...prefix, option])), [[]]);
 }
 
 /** Whether every alternative needs a credential. */

@@ -74,9 +74,9 @@ describe('teamchat diff on the fixture pair', () => {
 
   it('text: grouped by operation, each change marked breaking or compatible; exit 1 on breaking changes', () => {
     expect(text.code).toBe(1);
-    expect(text.stderr).toMatch(/^diff: 29 breaking changes \(pass --allow-breaking to accept them\)$/m);
+    expect(text.stderr).toMatch(/^diff: 32 breaking changes \(pass --allow-breaking to accept them\)$/m);
     const lines = text.stdout.split('\n');
-    expect(lines[0]).toMatch(/: 29 breaking changes, 26 compatible changes; feature level 5 -> 11$/);
+    expect(lines[0]).toMatch(/: 32 breaking changes, 28 compatible changes; feature level 5 -> 11$/);
     for (const change of json.changes) {
       const heading = change.operationId === null ? 'error codes' : `${change.operationId} (`;
       const headingAt = lines.findIndex((l) => l.startsWith(heading));
@@ -99,6 +99,24 @@ describe('teamchat diff on the fixture pair', () => {
       expect(change.breaking ? after : before).not.toContain(`${item}${change.level === null ? '\n' : ' *'}`);
     }
     expect(markdown.stdout).toContain('### `get-item` (`GET /items/{item_id}`)');
+  });
+
+  it('an enum that shrinks or grows is one change naming the values, in every format', () => {
+    const want: [string, boolean, string][] = [
+      ['presence', true, 'parameter `presence` lost the value "idle"; it is now always "active"'],
+      ['shade', true, 'parameter `shade` lost the values "blue", "black"; it now takes "red", "green"'],
+      ['tier', false, 'parameter `tier` gained the value 3; it now takes 1, 2, 3'],
+      ['item.stage', false, 'response field `item.stage` lost the values "new", "done"; it is now always "open"'],
+      ['item.mood', true, 'response field `item.mood` gained the value "tense"; it now takes "calm", "tense"'],
+    ];
+    const [before, after] = markdown.stdout.split('\n## Compatible changes\n');
+    for (const [name, breaking, message] of want) {
+      expect(json.changes.filter((c) => c.name === name).map((c) => [c.breaking, c.message])).toEqual([[breaking, message]]);
+      expect(text.stdout).toContain(`  ${breaking ? 'BREAKING  ' : 'compatible'}  ${message}  (level 11)\n`);
+      const item = `- ${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+      expect(breaking ? before : after).toContain(item);
+      expect(breaking ? after : before).not.toContain(item);
+    }
   });
 
   it('check-levels lists the changes without a note at a new level and fails', async () => {

@@ -3,6 +3,8 @@
  * kind: each change found, where, and whether it breaks existing clients;
  * feature-level checks; and the real spec against itself.
  */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +70,26 @@ describe('diffModels on the fixture pair', () => {
   });
 });
 
+describe('diffModels on the real spec', () => {
+  it('dropping `idle` from update-presence `status` is one breaking change naming it', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'teamchat-diff-enum-'));
+    try {
+      cpSync(join(ROOT, 'spec'), join(copy, 'spec'), { recursive: true });
+      const file = join(copy, 'spec/paths/users_me_presence.yaml');
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('enum: [active, idle]');
+      writeFileSync(file, text.replace('enum: [active, idle]', 'enum: [active]'));
+      const real = await model(join(ROOT, 'spec/openapi.yaml'));
+      const edited = buildModel(await loadSpec(join(copy, 'spec/openapi.yaml'), copy));
+      expect(diffModels(real, edited).map((c) => [c.operationId, c.name, c.kind, c.breaking, c.message])).toEqual([
+        ['update-presence', 'status', 'enum-value-removed', true, 'parameter `status` lost the value "idle"; it is now always "active"'],
+      ]);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('checkLevels', () => {
   it('names each change not noted above the base level', () => {
     const problems = checkLevels(base, head, changes);
@@ -110,6 +132,34 @@ describe('SchemaDiff on constraints beyond the fixture pair', () => {
     expect(run('response', { kind: 'any', enum: [1, 'a'] }, { kind: 'any', enum: [1, 'a', null] })).toEqual([['x', 'enum-value-added', true]]);
     expect(run('request', { kind: 'string' }, { kind: 'string', not: { kind: 'string', const: '' } })).toEqual([['x', 'type-narrowed', true]]);
     expect(run('request', { kind: 'string', allOf: [{ kind: 'string', pattern: 'a' }] }, { kind: 'string', allOf: [{ kind: 'string', pattern: 'a', description: 'only words' }] })).toEqual([]);
+  });
+
+  it('enum and const values compared as one set', () => {
+    const withMessages = (direction: 'request' | 'response', a: Schema, b: Schema) => {
+      const found: [string, boolean, string][] = [];
+      const diff = new SchemaDiff(new Map(), new Map(), (_place, _name, kind, breaking, message) => found.push([kind, breaking, message]));
+      diff.compare({ operationId: 'op', location: direction === 'request' ? 'body' : 'response', direction, chain: [] }, 'x', a, b);
+      return found;
+    };
+    // An enum that becomes a const is one narrowing naming the removed values.
+    expect(withMessages('request', { kind: 'string', enum: ['a', 'b', 'c'] }, { kind: 'string', const: 'a' })).toEqual([
+      ['enum-value-removed', true, 'parameter `x` lost the values "b", "c"; it is now always "a"'],
+    ]);
+    // The other way round it widens: compatible in a request, breaking in a response.
+    expect(withMessages('request', { kind: 'string', const: 'a' }, { kind: 'string', enum: ['a', 'b'] })).toEqual([['enum-value-added', false, 'parameter `x` gained the value "b"; it now takes "a", "b"']]);
+    expect(withMessages('response', { kind: 'string', const: 'a' }, { kind: 'string', enum: ['a', 'b'] })).toEqual([['enum-value-added', true, 'response field `x` gained the value "b"; it now takes "a", "b"']]);
+    // Values replaced: what is removed and what is added, each by its own effect.
+    expect(withMessages('request', { kind: 'integer', enum: [1, 2] }, { kind: 'integer', enum: [2, 3] }).map(([k, b]) => [k, b])).toEqual([
+      ['enum-value-removed', true],
+      ['enum-value-added', false],
+    ]);
+    expect(withMessages('request', { kind: 'string', const: 'a' }, { kind: 'string', const: 'b' })).toEqual([['const-changed', true, 'parameter `x` changed from "a" to "b"']]);
+    expect(withMessages('request', { kind: 'string', enum: ['b', 'a'] }, { kind: 'string', enum: ['a', 'b'] })).toEqual([]);
+    // A const and an enum together allow the const when the enum has it.
+    expect(withMessages('request', { kind: 'string', enum: ['a', 'b'], const: 'a' }, { kind: 'string', const: 'a' })).toEqual([]);
+    // Values of any type are named as JSON.
+    expect(withMessages('response', { kind: 'any', enum: [1, 'a'] }, { kind: 'any', enum: [1, 'a', null, { k: 1 }] })[0]![2]).toBe('response field `x` gained the values null, {"k":1}; it now takes 1, "a", null, {"k":1}');
+    expect(withMessages('request', { kind: 'boolean' }, { kind: 'boolean', const: true })).toEqual([['const-changed', true, 'parameter `x` is now always true']]);
   });
 
   it('integer and number enums, exclusive bounds and multipleOf', () => {

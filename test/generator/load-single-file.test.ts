@@ -17,9 +17,9 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'teamchat-single-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const singleFile = ['test/fixtures/generator', 'test/fixtures/schemas'].flatMap((folder) =>
+const singleFile = ['test/fixtures/generator', 'test/fixtures/schemas', 'test/fixtures/generator/near-miss'].flatMap((folder) =>
   readdirSync(join(root, folder), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !['malformed', 'swagger20', 'basic'].includes(entry.name))
+    .filter((entry) => entry.isDirectory() && !['malformed', 'swagger20', 'basic', 'near-miss', 'schema-null-in-union'].includes(entry.name))
     .map((entry) => join(folder, entry.name, 'openapi.yaml')),
 );
 

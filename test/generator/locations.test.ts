@@ -25,10 +25,10 @@ const withGetBodies = {
     '/b': { get: { operationId: 'get-b', requestBody: body, responses: ok } },
   },
 };
-const withoutSchema = {
+const optionalPathParameter = {
   openapi: '3.0.3',
   info: { title: 'T', version: '1' },
-  paths: { '/a': { get: { operationId: 'get-a', parameters: [{ name: 'q', in: 'query' }], responses: ok } } },
+  paths: { '/a/{q}': { get: { operationId: 'get-a', parameters: [{ name: 'q', in: 'path', schema: { type: 'string' } }], responses: ok } } },
 };
 
 async function warnings(name: string, text: string): Promise<string[]> {
@@ -60,12 +60,12 @@ describe('message locations', () => {
   });
 
   it('a run-stopping error in a one-line document names line and column', async () => {
-    const text = JSON.stringify(withoutSchema);
+    const text = JSON.stringify(optionalPathParameter);
     writeFileSync(join(root, 'bad.json'), text);
     const error = await loadSpec('bad.json', root).then(buildModel).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SpecError);
     // The parameter object, where it opens.
     const [column] = columns(text, '{"name"');
-    expect((error as SpecError).message).toBe(`bad.json:1:${column}: parameter \`q\` needs a \`schema\` or \`content\``);
+    expect((error as SpecError).message).toBe(`bad.json:1:${column}: path parameter \`q\` must be \`required: true\``);
   });
 });
