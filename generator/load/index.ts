@@ -80,11 +80,16 @@ function selfContained(absolute: string): Record<string, unknown> | undefined {
   const document = parsed;
   let inside = true;
   let structuralRefs = 0;
+  // A large document names the same few hundred targets thousands of times.
+  const resolved = new Map<string, boolean>();
   walkDocument(document, {
     keywords(node) {
       if (!inside) return;
       if ('$ref' in node) {
-        inside = typeof node.$ref === 'string' && resolvesInside(document, node.$ref);
+        const ref = node.$ref;
+        let found = typeof ref === 'string' ? resolved.get(ref) : false;
+        if (found === undefined) resolved.set(ref as string, (found = resolvesInside(document, ref as string)));
+        inside = found;
         structuralRefs += 1;
       }
       // Redocly inlines an example's `externalValue` and bundles the files a discriminator's mapping names.
@@ -104,8 +109,14 @@ function selfContained(absolute: string): Record<string, unknown> | undefined {
 function countRefs(node: unknown, seen: WeakSet<object>): number {
   if (node === null || typeof node !== 'object' || seen.has(node)) return 0;
   seen.add(node);
-  let count = !Array.isArray(node) && Object.hasOwn(node, '$ref') ? 1 : 0;
-  for (const value of Object.values(node)) count += countRefs(value, seen);
+  if (Array.isArray(node)) {
+    let count = 0;
+    for (const value of node) count += countRefs(value, seen);
+    return count;
+  }
+  let count = Object.hasOwn(node, '$ref') ? 1 : 0;
+  // for...in rather than Object.values: no array per object (parsed JSON and YAML have no inherited keys).
+  for (const key in node) count += countRefs((node as Record<string, unknown>)[key], seen);
   return count;
 }
 
