@@ -42,7 +42,6 @@ export interface Produced {
 /** Load, model and run the selected targets, all in memory: nothing is written. */
 export async function produce(config: GenerateConfig, available: readonly Target[] = registry, progress: Progress = () => {}): Promise<Produced> {
   progress('load');
-  for (const target of available) if (config.targets.includes(target.name)) target.warm?.();
   const templatesDir = effectiveTemplatesDir(config.userTemplatesDir);
   const loaded = await loadSpec(config.spec, config.root);
   const model = buildModel(loaded);
@@ -61,21 +60,12 @@ export async function produce(config: GenerateConfig, available: readonly Target
     }
     return files;
   });
-  // Every target is started before any is awaited, so one that waits on a worker thread (types)
-  // overlaps the ones after it; each one's time runs from its start to its files.
-  const started = selected.map((target) => {
-    const files = Promise.resolve().then(async () => {
-      const at = performance.now();
-      return { files: await ctx.filesOf(target.name), ms: performance.now() - at };
-    });
-    // Awaited below in order; a later target's failure must not count as unhandled meanwhile.
-    files.catch(() => undefined);
-    return { target, files };
-  });
   const produced: Produced['targets'] = [];
-  for (const { target, files } of started) {
+  for (const target of selected) {
     progress(target.name);
-    produced.push({ target, ...(await files) });
+    const started = performance.now();
+    const files = await ctx.filesOf(target.name);
+    produced.push({ target, files, ms: performance.now() - started });
   }
   return { targets: produced, reports, specFiles: loaded.files };
 }

@@ -42,10 +42,4 @@ export interface Target {
   name: string;
   description: string;
   generate(ctx: TargetContext): Promise<OutputFile[]> | OutputFile[];
-  /**
-   * Called when a run selects the target, before the spec is loaded: a
-   * target may start slow work that needs no model (loading a compiler in a
-   * worker thread) so that it overlaps loading and modelling.
-   */
-  warm?(): void;
 }

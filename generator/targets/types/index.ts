@@ -12,7 +12,7 @@ import type { ApiModel, BodyKind, Operation, OperationError, ResponseModel } fro
 import { banner } from '../banner.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { breakEagerCycles, cycleMessage } from './refs.js';
-import { declarationsOf, warmDeclarations } from './worker.js';
+import { declarations as openapiDeclarations } from './transform.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const MULTIPART = 'multipart/form-data';
@@ -20,7 +20,6 @@ const MULTIPART = 'multipart/form-data';
 export const target: Target = {
   name: 'types',
   description: 'openapi-typescript types and per-operation aliases (generated/types.ts)',
-  warm: warmDeclarations,
   async generate(ctx: TargetContext): Promise<OutputFile[]> {
     const { openapi } = ctx.model;
     if (!openapi) throw new Error('the types target needs the bundled document (ApiModel.openapi)');
@@ -33,7 +32,7 @@ export const target: Target = {
     breakEagerCycles(document, (name) => ctx.report(cycleMessage(name, sources.get(name))));
     // `readOnly`/`writeOnly` become markers that `Readable`/`Writable` strip from response and request types.
     const markers = hasReadWrite(document);
-    const declarations = await declarationsOf(document as unknown as OpenAPI3, { defaultNonNullable: false, ...(markers ? { readWriteMarkers: true } : {}) });
+    const declarations = openapiDeclarations(document as unknown as OpenAPI3, { defaultNonNullable: false, ...(markers ? { readWriteMarkers: true } : {}) });
     const contents = [
       banner(ctx.model, ctx.command, 'line'),
       '',
