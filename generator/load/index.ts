@@ -98,14 +98,14 @@ function selfContained(absolute: string): Record<string, unknown> | undefined {
     },
   });
   // Redocly also follows some `$ref`s inside example values; any `$ref` outside the structure goes to it.
-  if (!inside || countRefs(document, new WeakSet()) !== structuralRefs) return undefined;
+  if (!inside || countRefs(document, new Set()) !== structuralRefs) return undefined;
   // Redocly's bundler gives every OpenAPI 3 document a `components` object.
   if (typeof document.openapi === 'string' && document.openapi.startsWith('3') && !document.components) document.components = {};
   return document;
 }
 
 /** Objects with a `$ref` key anywhere in `node`, data included. */
-function countRefs(node: unknown, seen: WeakSet<object>): number {
+function countRefs(node: unknown, seen: Set<object>): number {
   if (node === null || typeof node !== 'object' || seen.has(node)) return 0;
   seen.add(node);
   if (Array.isArray(node)) {

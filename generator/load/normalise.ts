@@ -126,7 +126,7 @@ function checkVersion(document: Node, sources: SourceMap): string {
 
 /** Calls `visit` on every schema object of the document, parents before children, each once. */
 export function forEachSchema(document: Node, visit: (schema: Node) => void): void {
-  const seen = new WeakSet<object>();
+  const seen = new Set<object>();
   const schema = (node: unknown): void => {
     if (!isRecord(node) || seen.has(node)) return;
     seen.add(node);
