@@ -331,20 +331,23 @@ export function inlineDeepRefs(document: unknown, source: Record<string, unknown
     const rest = Object.fromEntries(siblings.map((k) => [k, value[k]]));
     return siblings.every((k) => ANNOTATION_KEYS.has(k) || k.startsWith('x-')) ? { ...inlined, ...rest } : { ...rest, allOf: [inlined] };
   };
-  const replaceChildren = (node: Record<string, unknown>, keys: readonly string[]): void => {
-    for (const key of keys) {
-      const value = node[key];
-      if (Array.isArray(value)) {
-        if (key === 'examples') continue;
-        for (let i = 0; i < value.length; i++) value[i] = expand(value[i]);
-      } else {
-        node[key] = expand(value);
-      }
+  const replaceChild = (node: Record<string, unknown>, key: string): void => {
+    const value = node[key];
+    if (Array.isArray(value)) {
+      if (key === 'examples') return;
+      for (let i = 0; i < value.length; i++) value[i] = expand(value[i]);
+    } else if (isObject(value) && typeof value.$ref === 'string') {
+      node[key] = expand(value);
     }
   };
+  // for...in: replacing a value keeps the node's keys, and no key list is made per node.
   walkDocument(document, {
-    keywords: (node) => replaceChildren(node, Object.keys(node).filter((k) => !DATA_KEYS.has(k) && !k.startsWith('x-'))),
-    names: (node) => replaceChildren(node, Object.keys(node)),
+    keywords: (node) => {
+      for (const key in node) if (!DATA_KEYS.has(key) && !key.startsWith('x-')) replaceChild(node, key);
+    },
+    names: (node) => {
+      for (const key in node) replaceChild(node, key);
+    },
   });
 }
 
