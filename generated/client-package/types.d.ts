@@ -2534,6 +2534,48 @@ export interface operations {
         };
     };
 }
+/** The component schemas by name. */
+export type BadRequestError = components["schemas"]["BadRequestError"];
+export type DisplayRecipientUser = components["schemas"]["DisplayRecipientUser"];
+export type EditHistoryEntry = components["schemas"]["EditHistoryEntry"];
+export type ErrorEnvelope = components["schemas"]["ErrorEnvelope"];
+export type GroupSettingMembers = components["schemas"]["GroupSettingMembers"];
+export type GroupSettingTarget = components["schemas"]["GroupSettingTarget"];
+export type GroupSettingValue = components["schemas"]["GroupSettingValue"];
+export type InternalError = components["schemas"]["InternalError"];
+export type InvitationFailedError = components["schemas"]["InvitationFailedError"];
+export type Linkifier = components["schemas"]["Linkifier"];
+export type Message = components["schemas"]["Message"];
+export type MessageFlagOp = components["schemas"]["MessageFlagOp"];
+export type MessageHistorySnapshot = components["schemas"]["MessageHistorySnapshot"];
+export type MethodNotAllowedError = components["schemas"]["MethodNotAllowedError"];
+export type NarrowOperand = components["schemas"]["NarrowOperand"];
+export type NarrowOperator = components["schemas"]["NarrowOperator"];
+export type NarrowTerm = components["schemas"]["NarrowTerm"];
+export type NarrowTermObject = components["schemas"]["NarrowTermObject"];
+export type NotFoundError = components["schemas"]["NotFoundError"];
+export type OwnUser = components["schemas"]["OwnUser"];
+export type PresenceLegacy = components["schemas"]["PresenceLegacy"];
+export type PresenceLegacyAggregated = components["schemas"]["PresenceLegacyAggregated"];
+export type PresenceLegacyClient = components["schemas"]["PresenceLegacyClient"];
+export type PresenceModern = components["schemas"]["PresenceModern"];
+export type ProfileDataUpdate = components["schemas"]["ProfileDataUpdate"];
+export type ProfileDataValue = components["schemas"]["ProfileDataValue"];
+export type RateLimitError = components["schemas"]["RateLimitError"];
+export type Reaction = components["schemas"]["Reaction"];
+export type ReactionDoesNotExistError = components["schemas"]["ReactionDoesNotExistError"];
+export type ReactionType = components["schemas"]["ReactionType"];
+export type ReportType = components["schemas"]["ReportType"];
+export type RequestTooLargeError = components["schemas"]["RequestTooLargeError"];
+export type Role = components["schemas"]["Role"];
+export type ScheduledMessageType = components["schemas"]["ScheduledMessageType"];
+export type StreamDoesNotExistError = components["schemas"]["StreamDoesNotExistError"];
+export type Submessage = components["schemas"]["Submessage"];
+export type SuccessEnvelope = components["schemas"]["SuccessEnvelope"];
+export type TopicLink = components["schemas"]["TopicLink"];
+export type TopicsPolicy = components["schemas"]["TopicsPolicy"];
+export type UnauthorizedError = components["schemas"]["UnauthorizedError"];
+export type UploadResult = components["schemas"]["UploadResult"];
 /** A file to upload: its name, optional media type and contents. */
 export interface UploadFile {
     filename: string;

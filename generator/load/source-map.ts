@@ -49,6 +49,7 @@ function pathOf(recorded: Recorded): string[] {
 export class SourceMap {
   private readonly origins = new WeakMap<object, Recorded>();
   private readonly files = new Map<string, ParsedFile | null>();
+  private readonly eventFiles = new Map<string, EventIndex | null>();
   private readonly relativePaths = new Map<string, string>();
 
   constructor(
@@ -108,6 +109,11 @@ export class SourceMap {
   /** The line of the deepest key of `path` that exists in the file. */
   locatePath(absolute: string, path: readonly string[]): SourceLocation {
     const file = this.relativePath(absolute);
+    const events = this.events(absolute);
+    if (events) {
+      const offset = events.offsetOf(path);
+      return offset === undefined ? { file } : { file, ...events.position(offset) };
+    }
     const parsed = this.parse(absolute);
     if (!parsed) return { file };
     const { offset } = descend(parsed.doc.contents, path);
@@ -141,6 +147,20 @@ export class SourceMap {
       this.relativePaths.set(absolute, path);
     }
     return path;
+  }
+
+  /** The file's parser events, for lines; null when it does not parse (then `yaml` reports the error). */
+  private events(absolute: string): EventIndex | null {
+    let index = this.eventFiles.get(absolute);
+    if (index === undefined) {
+      try {
+        index = new EventIndex(readFileSync(absolute, 'utf8'));
+      } catch {
+        index = null;
+      }
+      this.eventFiles.set(absolute, index);
+    }
+    return index;
   }
 
   private parse(absolute: string): ParsedFile | null {
@@ -181,4 +201,89 @@ function descend(start: unknown, path: readonly string[]): { node: unknown; offs
     }
   }
   return { node, offset, complete: true };
+}
+
+/**
+ * A file's places by key path, from js-yaml's flat event stream: what
+ * `descend` finds in `yaml`'s syntax tree (the offset of the deepest key or
+ * item of a path that exists), without building that tree, several times
+ * slower for a large file. Messages about a large document's many notes only
+ * need lines.
+ */
+class EventIndex {
+  private readonly events: ReturnType<typeof import('js-yaml').parseEvents>;
+  /** Index of the event after each collection's closing event. */
+  private readonly after: Int32Array;
+  private readonly lineStarts: number[] = [0];
+  private readonly scalarValue: typeof import('js-yaml').getScalarValue;
+  private readonly id: typeof import('js-yaml').EVENT_ID;
+  private readonly quoted: ReadonlySet<number>;
+
+  constructor(private readonly text: string) {
+    const jsYaml = createRequire(import.meta.url)('js-yaml') as typeof import('js-yaml');
+    this.events = jsYaml.parseEvents(text, {});
+    this.scalarValue = jsYaml.getScalarValue;
+    this.id = jsYaml.EVENT_ID;
+    this.quoted = new Set([jsYaml.SCALAR_STYLE.SINGLE_QUOTED, jsYaml.SCALAR_STYLE.DOUBLE_QUOTED]);
+    this.after = new Int32Array(this.events.length);
+    const open: number[] = [];
+    this.events.forEach((event, i) => {
+      if (event.type === this.id.MAPPING || event.type === this.id.SEQUENCE || event.type === this.id.DOCUMENT) open.push(i);
+      else if (event.type === this.id.POP) this.after[open.pop()!] = i + 1;
+      else this.after[i] = i + 1;
+    });
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+  }
+
+  /** Where a node starts: a quoted scalar at its quote. */
+  private start(i: number): number | undefined {
+    const event = this.events[i];
+    if (event === undefined) return undefined;
+    if (event.type === this.id.SCALAR) return this.quoted.has(event.style) ? event.valueStart - 1 : event.valueStart;
+    if (event.type === this.id.MAPPING || event.type === this.id.SEQUENCE) return event.start;
+    return undefined;
+  }
+
+  offsetOf(path: readonly string[]): number | undefined {
+    // The first document's root node.
+    let node = this.events[0]?.type === this.id.DOCUMENT ? 1 : 0;
+    let offset = this.start(node);
+    for (const segment of path) {
+      const event = this.events[node];
+      let found: number | undefined;
+      if (event?.type === this.id.MAPPING) {
+        for (let key = node + 1; this.events[key]?.type !== this.id.POP && key < this.events.length; key = this.after[this.after[key]!]!) {
+          const keyEvent = this.events[key]!;
+          if (keyEvent.type === this.id.SCALAR && this.scalarValue(this.text, keyEvent) === segment) {
+            offset = this.start(key) ?? offset;
+            found = this.after[key];
+            break;
+          }
+        }
+      } else if (event?.type === this.id.SEQUENCE && /^[0-9]+$/.test(segment)) {
+        let item = node + 1;
+        for (let n = Number(segment); n > 0 && this.events[item]?.type !== this.id.POP; n--) item = this.after[item]!;
+        if (this.events[item]?.type !== this.id.POP) {
+          offset = this.start(item) ?? offset;
+          found = item;
+        }
+      }
+      if (found === undefined) return offset;
+      node = found;
+    }
+    return offset;
+  }
+
+  /** 1-based line, and the column for a file on one line (minified JSON), where the line alone says nothing. */
+  position(offset: number): { line: number; column?: number } {
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.lineStarts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    const oneLine = this.lineStarts.length <= 1 || (this.lineStarts.length === 2 && this.lineStarts[1]! >= this.text.length);
+    return oneLine ? { line: low + 1, column: offset - this.lineStarts[low]! + 1 } : { line: low + 1 };
+  }
 }

@@ -5,7 +5,7 @@
 import type { LoadedSpec } from '../load/index.js';
 import { isRecord, walkDocument } from '../load/walk.js';
 import { BuildContext, type RawNode } from './context.js';
-import { compareStrings, deriveNames } from './names.js';
+import { compareStrings, deriveNames, schemaTypeNames } from './names.js';
 import { versionNotes } from './notes.js';
 import { buildParameters } from './parameters.js';
 import { buildErrorCodes, buildResponses } from './responses.js';
@@ -30,6 +30,10 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
   const named: NamedSchema[] = Object.keys(componentSchemas)
     .sort(compareStrings)
     .map((name) => ({ name, names: schemaNames.get(name)!, schema: schemas.namedSchema(name), source: ctx.locate(componentSchemas, name) }));
+  const operations = buildOperations(ctx, schemas, doc, base, securitySchemes);
+  // Named types give way to the operation aliases of types.ts, so they are settled once operations are named.
+  const typeNames = schemaTypeNames(named, operations.map((o) => o.names));
+  for (const schema of named) schema.names = { ...schema.names, type: typeNames.get(schema.name)! };
 
   const model: ApiModel = {
     title: ctx.text(info, 'title'),
@@ -37,7 +41,7 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
     description: ctx.text(info, 'description'),
     basePath: base,
     maxFeatureLevel: maxFeatureLevel(doc),
-    operations: buildOperations(ctx, schemas, doc, base, securitySchemes),
+    operations,
     schemas: named,
     errors: buildErrorCodes(ctx, schemas),
     tags: (Array.isArray(doc.tags) ? doc.tags : []).filter(isRecord).map((tag) => ({

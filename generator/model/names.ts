@@ -144,6 +144,57 @@ export function namesOf(raw: string): Names {
   return deriveNames([raw]).get(raw)!;
 }
 
+/** What `types.ts` appends to an operation's `pascal` for its aliases (`GetMessageParams`, ...). */
+export const OPERATION_TYPE_SUFFIXES = ['Params', 'Response', 'Responses', 'ErrorResponses', 'ResponseHeaders'] as const;
+
+/**
+ * Every other name `types.ts` declares or refers to, which a schema's named
+ * type must not take: openapi-typescript's roots and helpers (`WithRequired`,
+ * and the read/write markers), the module's fixed aliases, and the global
+ * types its aliases use that `RESERVED_PASCAL` does not already keep out.
+ */
+export const TYPES_MODULE_NAMES: readonly string[] = [
+  'paths', 'webhooks', 'components', 'operations', '$defs',
+  'WithRequired', '$Read', '$Write', 'Readable', 'Writable',
+  'UploadFile', 'ErrorBody', 'ErrorCode', 'LowerCaseKeys',
+  'NonNullable', 'Lowercase',
+];
+
+/**
+ * The named type of each component schema in `types.ts`, by raw schema name.
+ * A schema keeps its `pascal` name (already unique among schemas) unless
+ * that is an operation alias (`<Op>Params`, `<Op>Response`, ...) or another
+ * name of the module (`TYPES_MODULE_NAMES`): aliases never move, since the
+ * other targets and users import them. A schema that must yield takes the
+ * first `<Pascal>2`, `<Pascal>3`, ... that no name of the module and no other
+ * schema's type has, schemas taken in sorted order of their raw names, so
+ * the result does not depend on input order and a schema whose name is free
+ * never moves.
+ */
+export function schemaTypeNames(
+  schemas: readonly { name: string; names: Pick<Names, 'pascal'> }[],
+  operations: readonly Pick<Names, 'pascal'>[],
+): Map<string, string> {
+  const taken = new Set<string>(TYPES_MODULE_NAMES);
+  for (const { pascal } of operations) for (const suffix of OPERATION_TYPE_SUFFIXES) taken.add(`${pascal}${suffix}`);
+  const sorted = [...schemas].sort((a, b) => compareStrings(a.name, b.name));
+  const yielding = sorted.filter((s) => taken.has(s.names.pascal));
+  const result = new Map<string, string>();
+  for (const schema of sorted) {
+    if (taken.has(schema.names.pascal)) continue;
+    result.set(schema.name, schema.names.pascal);
+  }
+  for (const type of result.values()) taken.add(type);
+  for (const schema of yielding) {
+    let n = 2;
+    while (taken.has(`${schema.names.pascal}${n}`)) n++;
+    const type = `${schema.names.pascal}${n}`;
+    taken.add(type);
+    result.set(schema.name, type);
+  }
+  return result;
+}
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A property key as printed in generated code: bare when it is an identifier, else a string literal. */

@@ -89,6 +89,12 @@ export interface Names {
   pascal: string;
   /** File base name without extension (`update-stream`). */
   file: string;
+  /**
+   * Component schemas only: the named type `types.ts` exports for the schema
+   * (`export type Message = ...`). `pascal`, unless another name of that
+   * module has it (`schemaTypeNames` in `names.ts`).
+   */
+  type?: string;
 }
 
 export interface VersionNotes {

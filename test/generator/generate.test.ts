@@ -125,12 +125,20 @@ export const badKind: UpdateItemParams = { item_id: 1, kind: 'chair' };
     const root = project('hostile');
     const output = await generateTypes(root);
     const usage = `${EQUAL}import type { ErrorCode, DeleteParams, ClassParams, _2faLoginResponse, GetUserParams, GetUser2Params, ItSQuotedParams, CafeUnicodeU540dU524dResponse } from './types.js';
+import type { Class, Envelope, DeleteParams2, DeleteParams3, UploadFile, UploadFile2, NonNullable2, WithRequired2, Readable2 } from './types.js';
 export const codes: Equal<ErrorCode, 'WEIRD_CODE'> = true;
 export const del: DeleteParams = { class: 'x', "it's \\"quoted\\"": 1, '2fa': true, 'naïve-ünïcode': 's', 名前: 'n' };
 export const cls: ClassParams = { '2fa': 'a', "quote'\\"*/": 'q' };
 export const upload: ItSQuotedParams = { "up'load": { filename: 'a', data: new Uint8Array() } };
 export const msg = (r: _2faLoginResponse | CafeUnicodeU540dU524dResponse): string => r.msg;
 export const none: GetUserParams & GetUser2Params = {};
+export const named: [Class['code'], Envelope['result']] = ['WEIRD_CODE', 'success'];
+// Schemas named like the module's own names give way; the aliases keep theirs.
+export const paramsStay: Equal<DeleteParams, DeleteParams3> = false;
+export const schemaTypes: [DeleteParams3, DeleteParams2, UploadFile2, NonNullable2, WithRequired2, Readable2] = [{ mine: true }, 'text', 'bytes', null, { note: 'n' }, 1];
+export const upload2: UploadFile = { filename: 'a', data: new Uint8Array() };
+// @ts-expect-error WithRequired2 requires note
+export const loose: WithRequired2 = {};
 // @ts-expect-error the comment text did not become code
 import { injected } from './types.js';
 export { injected };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { camelName, deriveNames, fileName, pascalName, propertyKey } from '../../generator/model/names.js';
+import { camelName, deriveNames, fileName, pascalName, propertyKey, schemaTypeNames } from '../../generator/model/names.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -40,6 +40,37 @@ describe('collisions', () => {
   it('treats names differing only by case as a collision (file systems may not tell them apart)', () => {
     const names = deriveNames(['ab', 'AB']);
     expect(new Set([...names.values()].map((n) => n.file.toLowerCase())).size).toBe(2);
+  });
+});
+
+describe('named types of component schemas', () => {
+  /** The named types of `schemas` beside operations named `operations`, both through `deriveNames` as the model does. */
+  const typeNames = (schemas: string[], operations: string[]): Record<string, string> => {
+    const schemaNames = deriveNames(schemas);
+    const operationNames = deriveNames(operations);
+    const named = schemas.map((name) => ({ name, names: schemaNames.get(name)! }));
+    return Object.fromEntries(schemaTypeNames(named, operations.map((id) => operationNames.get(id)!)));
+  };
+  const cases: [string, { schemas: string[]; operations: string[]; want: Record<string, string> }][] = [
+    ['PascalCase of the schema name', { schemas: ['profile_data', 'Message'], operations: ['get-message'], want: { profile_data: 'ProfileData', Message: 'Message' } }],
+    ['an operation alias keeps its name', { schemas: ['GetMessageResponse'], operations: ['get-message'], want: { GetMessageResponse: 'GetMessageResponse2' } }],
+    [
+      'each alias suffix is taken',
+      {
+        schemas: ['getMessageParams', 'GetMessageResponses', 'get_message_error_responses', 'GetMessageResponseHeaders'],
+        operations: ['getMessage'],
+        want: { getMessageParams: 'GetMessageParams2', GetMessageResponses: 'GetMessageResponses2', get_message_error_responses: 'GetMessageErrorResponses2', GetMessageResponseHeaders: 'GetMessageResponseHeaders2' },
+      },
+    ],
+    ['fixed names of the module', { schemas: ['UploadFile', 'error_body', 'ErrorCode', 'LowerCaseKeys'], operations: [], want: { UploadFile: 'UploadFile2', error_body: 'ErrorBody2', ErrorCode: 'ErrorCode2', LowerCaseKeys: 'LowerCaseKeys2' } }],
+    ["openapi-typescript's helpers and globals the aliases use", { schemas: ['WithRequired', 'Readable', 'Writable', 'NonNullable', 'Lowercase'], operations: [], want: { WithRequired: 'WithRequired2', Readable: 'Readable2', Writable: 'Writable2', NonNullable: 'NonNullable2', Lowercase: 'Lowercase2' } }],
+    ['a free name never moves for a yielding one', { schemas: ['UploadFile', 'UploadFile2'], operations: [], want: { UploadFile: 'UploadFile3', UploadFile2: 'UploadFile2' } }],
+    ['a yielding schema skips what another schema has', { schemas: ['ListParams', 'list_params'], operations: ['list'], want: { ListParams: 'ListParams3', list_params: 'ListParams2' } }],
+    ['a schema named like an operation (no suffix) keeps its name', { schemas: ['GetMessage'], operations: ['get-message'], want: { GetMessage: 'GetMessage' } }],
+  ];
+  it.each(cases)('%s', (_, { schemas, operations, want }) => {
+    expect(typeNames(schemas, operations)).toEqual(want);
+    expect(typeNames([...schemas].reverse(), [...operations].reverse())).toEqual(want);
   });
 });
 

@@ -1,4 +1,4 @@
-/** readOnly/writeOnly: request types leave out readOnly fields, response types writeOnly ones. */
+/** readOnly/writeOnly: request types leave out readOnly fields, response types and named types writeOnly ones. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -10,7 +10,7 @@ import { fixtureModel, tempProject } from './helpers.js';
 const project = tempProject('readwrite');
 afterAll(() => project.dispose());
 
-it('types requests without readOnly fields and responses without writeOnly ones', async () => {
+it('types requests without readOnly fields, and responses and named types without writeOnly ones', async () => {
   const model = await fixtureModel('readwrite');
   const [file] = await types.generate({
     model,
@@ -27,13 +27,18 @@ it('types requests without readOnly fields and responses without writeOnly ones'
   writeFileSync(
     join(project.root, 'use.ts'),
     [
-      "import type { CreateAccountParams, CreateAccountResponse } from './types.js';",
+      "import type { Account, CreateAccountParams, CreateAccountResponse } from './types.js';",
       "export const request: CreateAccountParams = { email: 'a@example.com', password: 'secret' };",
       "export const response: CreateAccountResponse = { id: 1, email: 'a@example.com' };",
       '// @ts-expect-error the server assigns the id',
       "export const withId: CreateAccountParams = { id: 1, email: 'a@example.com' };",
       '// @ts-expect-error the password is never sent back',
       "export const withPassword: CreateAccountResponse = { id: 1, email: 'a@example.com', password: 'x' };",
+      '// The named type is the schema as read: plain fields, no markers, like a response.',
+      "export const account: Account = { id: 1, email: 'a@example.com' };",
+      'export const id = (a: Account): number => a.id;',
+      '// @ts-expect-error the named type has no writeOnly field either',
+      "export const accountPassword: Account = { id: 1, email: 'a@example.com', password: 'x' };",
       '',
     ].join('\n'),
   );

@@ -164,6 +164,14 @@ describe('the packed package', () => {
   });
 
   it('type-checks the output with tsc', async () => {
+    // The package's own API: its named types, as a nodenext project imports them.
+    writeFileSync(
+      join(app, 'src/own-types.ts'),
+      `import type { Message, OwnUser } from 'teamchat-api/types';
+export const topic = (message: Message): string => message.subject;
+export const email = (user: OwnUser): string => user.email;
+`,
+    );
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({
@@ -241,12 +249,16 @@ console.log(JSON.stringify({ todos, todo, refused }));`,
     writeFileSync(
       join(dir, 'use.ts'),
       `import { createClient, isApiError } from '@acme/todo-client';
-import type { ListTodosResponse } from '@acme/todo-client/types';
+import type { Error_, ListTodosResponse, Todo } from '@acme/todo-client/types';
 const client = createClient({ baseUrl: 'http://127.0.0.1:9991', email: 'me@example.com', apiKey: 'key' });
 export async function titles(): Promise<string[]> {
   const body: ListTodosResponse = await client.listTodos({ done: true, limit: 5 });
-  return body.todos.map((todo) => todo.title);
+  return body.todos.map((todo: Todo) => todo.title);
 }
+export const first: Todo = { id: 1, title: 'Water the plants', done: false };
+export const message = (error: Error_): string => error.msg;
+// @ts-expect-error done is a boolean
+export const wrong: Todo = { id: 2, title: 'x', done: 'no' };
 export function code(error: unknown): string | undefined {
   return isApiError(error) ? error.code : undefined;
 }

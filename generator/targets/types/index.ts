@@ -1,7 +1,8 @@
 /**
  * `types` target: openapi-typescript's declarations of the bundled document,
- * then the per-operation aliases the other targets import (`<Pascal>Params`,
- * `<Pascal>Response`), `UploadFile`, `ErrorBody` and `ErrorCode`.
+ * a named type per component schema (`Message`), then the per-operation
+ * aliases the other targets import (`<Pascal>Params`, `<Pascal>Response`),
+ * `UploadFile`, `ErrorBody` and `ErrorCode`.
  */
 import { posix } from 'node:path';
 import type { OpenAPI3 } from 'openapi-typescript';
@@ -37,6 +38,7 @@ export const target: Target = {
       '',
       declarations.trimEnd(),
       '',
+      ...(ctx.model.schemas.length > 0 ? [namedTypes(ctx.model, markers)] : []),
       aliases(ctx.model, markers),
     ].join('\n');
     return [{ path: posix.join(ctx.outDir, 'types.ts'), contents, ownership: 'generated' }];
@@ -52,6 +54,22 @@ export function hasReadWrite(document: Record<string, unknown>): boolean {
     },
   });
   return found;
+}
+
+/**
+ * One named type per component schema (`export type Message =
+ * components["schemas"]["Message"];`), under the name the model gave it. With
+ * read/write markers it is the schema as read (`Readable<>`, no `writeOnly`
+ * fields), the shape responses carry; requests are typed by `<Pascal>Params`.
+ */
+export function namedTypes(model: ApiModel, markers = false): string {
+  const lines = model.schemas.map((schema) => {
+    const type = schema.names.type;
+    if (type === undefined) throw new Error(`the types target needs the named type of schema \`${schema.name}\` (Names.type, set by the model)`);
+    const indexed = `components["schemas"][${JSON.stringify(schema.name)}]`;
+    return `export type ${type} = ${markers ? `Readable<${indexed}>` : indexed};`;
+  });
+  return `/** The component schemas by name. */\n${lines.join('\n')}\n`;
 }
 
 export function aliases(model: ApiModel, markers = false): string {
@@ -313,20 +331,23 @@ export function inlineDeepRefs(document: unknown, source: Record<string, unknown
     const rest = Object.fromEntries(siblings.map((k) => [k, value[k]]));
     return siblings.every((k) => ANNOTATION_KEYS.has(k) || k.startsWith('x-')) ? { ...inlined, ...rest } : { ...rest, allOf: [inlined] };
   };
-  const replaceChildren = (node: Record<string, unknown>, keys: readonly string[]): void => {
-    for (const key of keys) {
-      const value = node[key];
-      if (Array.isArray(value)) {
-        if (key === 'examples') continue;
-        for (let i = 0; i < value.length; i++) value[i] = expand(value[i]);
-      } else {
-        node[key] = expand(value);
-      }
+  const replaceChild = (node: Record<string, unknown>, key: string): void => {
+    const value = node[key];
+    if (Array.isArray(value)) {
+      if (key === 'examples') return;
+      for (let i = 0; i < value.length; i++) value[i] = expand(value[i]);
+    } else if (isObject(value) && typeof value.$ref === 'string') {
+      node[key] = expand(value);
     }
   };
+  // for...in: replacing a value keeps the node's keys, and no key list is made per node.
   walkDocument(document, {
-    keywords: (node) => replaceChildren(node, Object.keys(node).filter((k) => !DATA_KEYS.has(k) && !k.startsWith('x-'))),
-    names: (node) => replaceChildren(node, Object.keys(node)),
+    keywords: (node) => {
+      for (const key in node) if (!DATA_KEYS.has(key) && !key.startsWith('x-')) replaceChild(node, key);
+    },
+    names: (node) => {
+      for (const key in node) replaceChild(node, key);
+    },
   });
 }
 
