@@ -32,7 +32,7 @@ import { migrate } from '../server/store/migrate.js';
 import { openPglite } from '../server/store/pglite.js';
 import { openPostgres } from '../server/store/postgres.js';
 import { startPostgres, type ThrowawayPostgres } from '../test/support/postgres.js';
-import { addHistory, databaseTimeMs, MEMBER, NARROW_SHAPES, recording, type Captured } from './narrows.js';
+import { addHistory, databaseTimeMs, MEMBER, NARROW_SHAPES, PGLITE_ANALYZE_DELAY_MS, PGLITE_ANALYZE_WAIT_MS, recording, type Captured } from './narrows.js';
 import { processTreeCpuUs } from './stats.js';
 
 export interface ServerCase {
@@ -155,7 +155,7 @@ async function narrowsServer(
     closers.push(() => pg.stop());
     db = await openPostgres({ url: pg.url });
   } else if (driver === 'pglite') {
-    db = await openPglite({ dataDir: null });
+    db = await openPglite({ dataDir: null, analyzeDelayMs: PGLITE_ANALYZE_DELAY_MS });
   } else throw new Error(`unknown case set ${set}`);
   closers.push(() => db.close());
   await migrate(db);
@@ -164,6 +164,7 @@ async function narrowsServer(
   const member = logins?.find((l) => l.email === 'member@example.com');
   if (!member) throw new Error('the demo organization has no member@example.com');
   await addHistory(db, history);
+  if (driver === 'pglite') await new Promise((resolve) => setTimeout(resolve, PGLITE_ANALYZE_WAIT_MS));
   const oldest = (await db.query<{ id: number }>('SELECT min(message_id) AS id FROM user_messages WHERE user_id = $1', [MEMBER])).rows[0]!.id;
   const seen: Captured[] = [];
   const subject = await createApp({ db: recording(db, seen), config, secret, featureLevel: config.featureLevel ?? maxFeatureLevel, validateResponses: false });
