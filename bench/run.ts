@@ -33,13 +33,15 @@ function ensureBenchPackage(): void {
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --only LIST          sections, comma-separated (default: generation,package,validators,client,bundle,server;
+  --only LIST          sections, comma-separated (default: generation,package,validators,client,bundle,server,narrows;
                        also: workers, teamchat serve --workers 1 against 2 on PostgreSQL)
   --factors LIST       synthetic document sizes for generation (default: 1,10,100)
   --runs N             cold runs per contender (default: 5 at 1x, 3 above)
   --cap-seconds N      give up on a contender after N seconds (default: 300)
   --server-sets LIST   server section: bindings,pglite,postgres (default: all three)
-  --rounds N           server section: alternating rounds per request (default: 3)
+  --rounds N           server and narrows sections: alternating rounds per request (default: 3)
+  --narrow-sets LIST   narrows section: pglite,postgres (default: both)
+  --narrow-sizes LIST  narrows section: messages added to the demo (default: 100,100000)
   --load-nice N        nice level of the load generator (default: 10)
   --skip-synthetic     generation: leave out the synthetic document
   --help               print this text
@@ -52,12 +54,14 @@ function readArgs() {
     return parseArgs({
       options: {
         help: { type: 'boolean', default: false },
-        only: { type: 'string', default: 'generation,package,validators,client,bundle,server' },
+        only: { type: 'string', default: 'generation,package,validators,client,bundle,server,narrows' },
         factors: { type: 'string', default: '1,10,100' },
         runs: { type: 'string' },
         'cap-seconds': { type: 'string', default: '300' },
         'server-sets': { type: 'string', default: 'bindings,pglite,postgres' },
         rounds: { type: 'string', default: '3' },
+        'narrow-sets': { type: 'string', default: 'pglite,postgres' },
+        'narrow-sizes': { type: 'string', default: '100,100000' },
         'load-nice': { type: 'string', default: '10' },
         'skip-synthetic': { type: 'boolean', default: false },
       },
@@ -359,6 +363,43 @@ if (sections.has('server')) {
       ),
     );
   }
+}
+
+// Issue 22: each narrow shape at most this many times the bare route on PostgreSQL at demo size, and under this database time at 100,000 messages.
+const NARROW_TARGET = { slowdown: 15, databaseMs: 5 };
+
+if (sections.has('narrows')) {
+  const { benchServers } = await import('./server.js');
+  const rounds = Number(args.rounds);
+  const sets = args['narrow-sets'].split(',').flatMap((driver) => args['narrow-sizes'].split(',').map((size) => `${driver}-narrows-${size}`));
+  const rows = await benchServers({ sets, rounds, seconds: 4, log });
+  results.narrows = rows;
+  console.log(`\n## Narrows: POST /messages/flags/narrow by shape, autocannon, 10 connections, ${rounds} rounds of 4 s per side (medians)\n`);
+  console.log(
+    "The demo organization plus N messages in general; the member has read all but the middle one and her demo messages (bench/narrows.ts). Each round first serves 2 s of GET /messages/{id} (the member's oldest message), then the narrow and the bare route. Slowdown and CPU ratio as in the server section. Database time: planning plus execution of the shape's statement as the server prepares it (after six executions), EXPLAIN ANALYZE, median of five.\n",
+  );
+  console.log(
+    table(
+      ['database', 'messages', 'shape', 'req/s', 'p99', 'slowdown vs bare', 'CPU ratio', 'database time', 'target', 'load (1 min)'],
+      rows.map((r) => {
+        const [driver, , size] = r.set.split('-');
+        const demo = Number(size) <= 100;
+        const target = driver !== 'postgres' ? '-' : demo ? `≤ ${NARROW_TARGET.slowdown}x` : `< ${NARROW_TARGET.databaseMs} ms`;
+        return [
+          driver!,
+          fmt.int(Number(size)),
+          r.case.replace(/^narrow: /, ''),
+          fmt.int(r.requestsPerSec),
+          `${r.p99Ms} ms`,
+          fmt.ratio(r.slowdown),
+          fmt.ratio(r.cpuSlowdown),
+          r.databaseMs === undefined ? '-' : `${r.databaseMs.toFixed(2)} ms`,
+          target,
+          r.loadAverage.toFixed(1),
+        ];
+      }),
+    ),
+  );
 }
 
 if (sections.has('workers')) {

@@ -32,6 +32,7 @@ import { migrate } from '../server/store/migrate.js';
 import { openPglite } from '../server/store/pglite.js';
 import { openPostgres } from '../server/store/postgres.js';
 import { startPostgres, type ThrowawayPostgres } from '../test/support/postgres.js';
+import { addHistory, databaseTimeMs, MEMBER, NARROW_SHAPES, PGLITE_ANALYZE_DELAY_MS, PGLITE_ANALYZE_WAIT_MS, recording, type Captured } from './narrows.js';
 import { processTreeCpuUs } from './stats.js';
 
 export interface ServerCase {
@@ -45,6 +46,13 @@ export interface ServerCase {
   /** Base URL of the server under test and of the bare Fastify app answering the same bytes. */
   subject: string;
   bare: string;
+  /**
+   * Load served before each round of this case, not measured (the narrows
+   * section: a request that, before issue 22's fix, slowed the narrow after it).
+   */
+  after?: { name: string; path: string; seconds: number };
+  /** The narrows section: database time of the request's statement (ms, bench/narrows.ts). */
+  databaseMs?: number;
   /**
    * `bindings` only: a bare Fastify app answering the same body as an object,
    * serialised by Fastify (`JSON.stringify`) on every request, as the
@@ -82,6 +90,7 @@ function counting(db: DbHandle): { db: DbHandle; count: { statements: number } }
 async function bareTwin(subject: FastifyInstance, cases: Omit<ServerCase, 'subject' | 'bare'>[], json = false): Promise<FastifyInstance> {
   const bare = Fastify({ logger: false });
   const expected: [Omit<ServerCase, 'subject' | 'bare'>, string][] = [];
+  const byRoute = new Map<string, Map<string, { type: string; bytes: Buffer }>>();
   // The bare app takes the same form bodies, unparsed: it only answers.
   bare.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   for (const c of cases) {
@@ -95,7 +104,23 @@ async function bareTwin(subject: FastifyInstance, cases: Omit<ServerCase, 'subje
       bare.route({ method: c.method, url, handler: (_request, reply) => reply.send(body) });
       expected.push([c, response.body]);
     } else {
-      bare.route({ method: c.method, url, handler: (_request, reply) => reply.type(type).send(bytes) });
+      const key = `${c.method} ${url}`;
+      let answers = byRoute.get(key);
+      if (answers === undefined) {
+        const table = new Map<string, { type: string; bytes: Buffer }>();
+        byRoute.set(key, (answers = table));
+        // Cases that share a route (the narrows section) are told apart by their body.
+        const only = () => table.values().next().value!;
+        bare.route({
+          method: c.method,
+          url,
+          handler: (request, reply) => {
+            const answer = table.size === 1 ? only() : table.get(String(request.body ?? ''))!;
+            reply.type(answer.type).send(answer.bytes);
+          },
+        });
+      }
+      answers.set(c.body ?? '', { type, bytes });
     }
   }
   for (const [c, body] of expected) {
@@ -103,6 +128,68 @@ async function bareTwin(subject: FastifyInstance, cases: Omit<ServerCase, 'subje
     if (check.body !== body) throw new Error(`${c.name}: the serialising bare route does not answer the same bytes`);
   }
   return bare;
+}
+
+/**
+ * `pglite-narrows[-N]` / `postgres-narrows[-N]`: the reference server over
+ * the demo organization plus N (default 100) messages in general, the cases
+ * the narrow shapes of bench/narrows.ts, each round after some seconds of
+ * GET /messages/{id} (the member reading her oldest message).
+ */
+async function narrowsServer(
+  set: string,
+  closers: (() => Promise<unknown>)[],
+  onPostgres: (server: ThrowawayPostgres) => void,
+  basic: (email: string, apiKey: string) => string,
+  form: Record<string, string>,
+): Promise<{ subject: FastifyInstance; cases: Omit<ServerCase, 'subject' | 'bare'>[] }> {
+  const [driver, , size] = set.split('-');
+  const history = size === undefined ? RANGE : Number(size);
+  const dataDir = mkdtempSync(join(tmpdir(), 'teamchat-bench-narrows-'));
+  closers.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', SECRET_KEY: 'b'.repeat(64) });
+  let db: DbHandle;
+  if (driver === 'postgres') {
+    const pg = await startPostgres();
+    onPostgres(pg);
+    closers.push(() => pg.stop());
+    db = await openPostgres({ url: pg.url });
+  } else if (driver === 'pglite') {
+    db = await openPglite({ dataDir: null, analyzeDelayMs: PGLITE_ANALYZE_DELAY_MS });
+  } else throw new Error(`unknown case set ${set}`);
+  closers.push(() => db.close());
+  await migrate(db);
+  const secret = loadServerSecret(config);
+  const logins = await seedDemoIfEmpty(db, { password: config.demoPassword, secret, videoChatProvider: config.videoCall.provider });
+  const member = logins?.find((l) => l.email === 'member@example.com');
+  if (!member) throw new Error('the demo organization has no member@example.com');
+  await addHistory(db, history);
+  if (driver === 'pglite') await new Promise((resolve) => setTimeout(resolve, PGLITE_ANALYZE_WAIT_MS));
+  const oldest = (await db.query<{ id: number }>('SELECT min(message_id) AS id FROM user_messages WHERE user_id = $1', [MEMBER])).rows[0]!.id;
+  const seen: Captured[] = [];
+  const subject = await createApp({ db: recording(db, seen), config, secret, featureLevel: config.featureLevel ?? maxFeatureLevel, validateResponses: false });
+  const authorization = basic(member.email, member.apiKey);
+  const after = { name: 'GET /messages/{id}', path: `/api/v1/messages/${oldest}`, seconds: 2 };
+  const cases: Omit<ServerCase, 'subject' | 'bare'>[] = [];
+  for (const shape of NARROW_SHAPES) {
+    const c: Omit<ServerCase, 'subject' | 'bare'> = {
+      name: `narrow: ${shape.name}`,
+      method: 'POST',
+      path: '/api/v1/messages/flags/narrow',
+      headers: { authorization, ...form },
+      body: new URLSearchParams(shape.body).toString(),
+      after,
+    };
+    // The first request may change flags; from the second on, none does: the one measured.
+    const request = { method: c.method, url: c.path, headers: c.headers, payload: c.body };
+    await subject.inject(request);
+    seen.length = 0;
+    const response = await subject.inject(request);
+    if (response.statusCode !== 200) throw new Error(`${c.name}: ${response.statusCode} ${response.body}`);
+    c.databaseMs = await databaseTimeMs(db, seen.at(-1)!);
+    cases.push(c);
+  }
+  return { subject, cases };
 }
 
 async function main(set: string): Promise<void> {
@@ -139,6 +226,8 @@ async function main(set: string): Promise<void> {
       { name: 'GET /messages/{id}', method: 'GET', path: '/api/v1/messages/101', headers: { authorization } },
       { name: 'POST /messages/flags/narrow', method: 'POST', path: '/api/v1/messages/flags/narrow', headers: { authorization, ...form }, body: narrow.toString() },
     ];
+  } else if (set.includes('-narrows')) {
+    ({ subject, cases } = await narrowsServer(set, closers, (server) => (databaseServer = server), basic, form));
   } else {
     const dataDir = mkdtempSync(join(tmpdir(), 'teamchat-bench-server-'));
     closers.push(async () => rmSync(dataDir, { recursive: true, force: true }));

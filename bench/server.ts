@@ -35,6 +35,9 @@ export interface ServerRow {
   database?: { cpuPerRequestUs: number; totalCpuPerRequestUs: number; totalCpuSlowdown: number };
   /** Database statements per request (BEGIN and COMMIT included); null for the mock. */
   statements: number | null;
+  /** The narrows section: database time of the request's statement (ms), and the load served before each round. */
+  databaseMs?: number;
+  after?: string;
   /** Median of the machine's 1-minute load average at the start of each measurement of this case. */
   loadAverage: number;
   /** `bindings` only: the bare route that serialises the same body with `JSON.stringify` (see ServerCase.bareJson), measured in the same rounds. */
@@ -143,6 +146,8 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
         ];
         for (let round = 0; round < options.rounds; round++) {
           options.log(`server ${set}: ${c.name}, round ${round + 1}/${options.rounds}`);
+          // Load on another request first (not measured), when the case asks for it.
+          if (c.after !== undefined) await load(autocannon, { ...c, method: 'GET', path: c.after.path, headers: { authorization: c.headers.authorization! }, body: undefined }, c.subject, c.after.seconds, cpu, dbCpu);
           // Rotate which side goes first, so none always meets the same moment of the machine's load.
           for (let i = 0; i < sides.length; i++) {
             const [url, loads] = sides[(i + round) % sides.length]!;
@@ -168,6 +173,8 @@ export async function benchServers(options: { sets: string[]; rounds: number; se
             },
           }),
           statements: c.statements ?? null,
+          ...(c.databaseMs !== undefined && { databaseMs: c.databaseMs }),
+          ...(c.after !== undefined && { after: `${c.after.seconds} s of ${c.after.name}` }),
           loadAverage: median([...subject, ...bare, ...bareJson].map((l) => l.loadAverage)),
           ...(bareJson.length > 0 && {
             bareJson: {

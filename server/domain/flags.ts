@@ -10,7 +10,7 @@
 import { ApiError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import type { MessageFlag } from '../store/rows.js';
-import { MAX_ID, SqlParams } from './narrow.js';
+import { MAX_ID, readsMessages, SqlParams } from './narrow.js';
 
 /** The flags a user sets; the others are the server's. */
 export const EDITABLE_FLAGS = ['read', 'starred', 'collapsed'] as const satisfies readonly MessageFlag[];
@@ -173,9 +173,14 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
   // PGlite plans a statement when first used and replans it only after an
   // analysis, which small tables never get (decision 0022): a narrowed range
   // looks up each copy's message, a plan that stays bounded as the tables
-  // grow (a join, planned on small tables, hashes the whole table). PostgreSQL's analysed plans join; on small analysed
-  // tables it would turn the lookups into a scan of messages per copy.
-  const lookUp = condition !== 'true' && db.driver === 'pglite';
+  // grow (a join, planned on small tables, hashes the whole table).
+  // PostgreSQL's analysed plans join, except where the narrow reads only the
+  // caller's copies (is:unread, is:starred, is:mentioned): matching copies
+  // may be rare and far apart, and a merge join would walk every message
+  // between them (server/docs/narrow-ranges.md). On small analysed tables a lookup per copy
+  // can be a scan of messages per copy, which is why narrows on messages'
+  // columns join there.
+  const lookUp = condition !== 'true' && (db.driver === 'pglite' || !readsMessages(condition));
   const sql = `WITH ${READABLE_CHANNELS},
     anchor AS MATERIALIZED (SELECT ${anchorSql} AS id),
     before AS MATERIALIZED (${copies(condition, columns, (column) => `${column} < (SELECT id FROM anchor)`, 'DESC', `${numBefore}::integer + 1`, lookUp)}),

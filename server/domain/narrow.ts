@@ -134,6 +134,15 @@ async function termCondition(ctx: NarrowContext, operator: string, operand: Oper
   }
 }
 
+/**
+ * Whether a condition from narrowCondition reads messages' columns (`m.`),
+ * rather than only the caller's copy (`um.`: is:unread, is:starred,
+ * is:mentioned).
+ */
+export function readsMessages(condition: string): boolean {
+  return /(^|[^a-z_.])m\./.test(condition);
+}
+
 /** The SQL condition all terms of the narrow must satisfy (`true` for an empty narrow). */
 export async function narrowCondition(ctx: NarrowContext, narrow: readonly NarrowTerm[], params: SqlParams): Promise<string> {
   const parts: string[] = [];

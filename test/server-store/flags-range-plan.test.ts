@@ -88,12 +88,13 @@ async function statementOf(db: Db, request: RangeUpdate): Promise<{ sql: string;
 const literal = (value: unknown): string =>
   typeof value === 'number' || typeof value === 'boolean' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
 
-/** EXPLAIN ANALYZE of the statement prepared under `mode`, in a transaction rolled back (it writes). */
-async function explain(db: DbHandle, request: RangeUpdate, mode: 'custom' | 'generic'): Promise<PlanNode> {
+/** EXPLAIN ANALYZE of the statement prepared under `mode`, in a transaction rolled back (it writes), after `setup` in it. */
+async function explain(db: DbHandle, request: RangeUpdate, mode: 'custom' | 'generic', setup?: string): Promise<PlanNode> {
   const { sql, params } = await statementOf(db, request);
   let plan: PlanNode | undefined;
   await db
     .transaction(async (tx) => {
+      if (setup) await tx.exec(setup);
       await tx.query(`SET LOCAL plan_cache_mode = force_${mode}_plan`);
       await tx.query(`PREPARE range_plan AS ${sql}`);
       const { rows } = await tx.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE range_plan(${params.map(literal).join(', ')})`);
@@ -122,8 +123,13 @@ const request = (over: Partial<RangeUpdate>): RangeUpdate => ({
   ...over,
 });
 
-/** Each case: its name, the request, and whether its narrow reads messages' columns. */
-const cases: [string, (ids: { first: number; middle: number }) => RangeUpdate, boolean?][] = [
+const unread = `(NOT ('read' = ANY (um.flags)))`;
+/** The member's copies of the first and the middle message of the history unread again, the rest read. */
+const twoUnread = ({ first, middle }: { first: number; middle: number }) =>
+  `UPDATE user_messages SET flags = '{}' WHERE user_id = ${MEMBER} AND message_id IN (${first}, ${middle})`;
+
+/** Each case: its name, the request, whether its narrow reads messages' columns, and SQL run before it (rolled back with it). */
+const cases: [string, (ids: { first: number; middle: number }) => RangeUpdate, boolean?, ((ids: { first: number; middle: number }) => string)?][] = [
   ['anchor newest, 100 before', () => request({})],
   ['anchor oldest, 100 after', () => request({ anchor: 'oldest', numBefore: 0, numAfter: 100 })],
   ['anchor first_unread, all read: the newest, 100 before and after', () => request({ anchor: 'first_unread', numAfter: 100, flag: 'read' })],
@@ -135,7 +141,11 @@ const cases: [string, (ids: { first: number; middle: number }) => RangeUpdate, b
     const condition = `COALESCE((m.channel_id = ${params.add(CHANNEL.general)}), false) AND COALESCE((m.type = 'stream' AND lower(m.topic) = lower(${params.add('rare')})), false)`;
     return request({ condition, params, anchor: { id: middle }, numBefore: 10, numAfter: 10 });
   }, true],
-  ['is:unread when nothing is unread, anchor newest', () => request({ condition: `(NOT ('read' = ANY (um.flags)))`, flag: 'read' })],
+  ['is:unread when nothing is unread, anchor newest', () => request({ condition: unread, flag: 'read' })],
+  // Two unread copies half the history apart: a walk of all users' copies, or of every message, between them reads thousands of rows.
+  ['is:unread with two unread copies far apart, anchor oldest, 100 after', () => request({ condition: unread, anchor: 'oldest', numBefore: 0, numAfter: 100 }), false, twoUnread],
+  ['is:unread with two unread copies far apart, anchor newest, 100 before', () => request({ condition: unread }), false, twoUnread],
+  ['first_unread with two unread copies far apart, 100 each side', () => request({ anchor: 'first_unread', numAfter: 100 }), false, twoUnread],
 ];
 
 describe.each(['pglite', 'postgres'])('flags for a narrow over a long history on %s', (driver) => {
@@ -146,11 +156,11 @@ describe.each(['pglite', 'postgres'])('flags for a narrow over a long history on
   };
   const check = async (label: string, narrowedByMessages = true) => {
     const at = await ids();
-    for (const [name, make, readsMessages] of cases) {
+    for (const [name, make, readsMessages, setup] of cases) {
       if (readsMessages && !narrowedByMessages) continue;
       for (const mode of ['custom', 'generic'] as const) {
         const found: string[] = [];
-        const read = rowsRead(await explain(db(), make(at), mode), found);
+        const read = rowsRead(await explain(db(), make(at), mode, setup?.(at)), found);
         if (process.env.SHOW_READ) console.log(driver, label, name, mode, read);
         expect(read, `${label}, ${name}, ${mode} plan: ${found.join('; ')}`).toBeLessThanOrEqual(BOUND);
       }
