@@ -1,7 +1,7 @@
 /**
- * Decision 0023 changed the statement of flags for a narrow (a narrow that
- * reads only the caller's copies looks each message up on PostgreSQL too)
- * and the index it may walk (migration 0008). The answers must not change:
+ * The statement of flags for a narrow changed (a narrow that reads only the
+ * caller's copies looks each message up on PostgreSQL too), and so did the
+ * index it may walk (migration 0008; server/docs/narrow-ranges.md). The answers must not change:
  * random requests (users including the guest, narrows of every operator,
  * negated or not, every anchor kind, sides, flags and ops) run through the
  * statement before the change (support/flags-range-before.ts) and through

@@ -1,6 +1,6 @@
 /**
  * readsMessages tells a narrow's condition that reads only the caller's
- * copies (looked up message by message on both databases, decision 0023)
+ * copies (looked up message by message on both databases, server/docs/narrow-ranges.md)
  * from one that reads messages' columns. Conditions as narrowCondition
  * writes them for each operator.
  */
