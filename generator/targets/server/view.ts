@@ -1,7 +1,7 @@
 import type { ApiModel, HttpMethod, Operation, OperationError, Parameter, ResponseModel, Schema, SecuritySchemeModel } from '../../model/types.js';
 import { exampleLiteral, printValue, quote } from './examples.js';
 import { sampleValue } from './samples.js';
-import { hasReadWrite } from '../types/index.js';
+import { hasReadWrite } from '../shared/read-write.js';
 
 /** Fastify ends a `:param` at characters other than these, so path parameter names must stay within them. */
 const FASTIFY_PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
