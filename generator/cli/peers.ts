@@ -1,7 +1,8 @@
 /**
- * Optional peer dependencies: what only `serve` and the docs page need is not
- * installed with the generator (docs/decisions/0008-package-and-dependencies.md).
- * A command that needs them checks first and names the install command.
+ * Optional packages: what only `serve --mock`, `lint` and the docs target need
+ * is not installed with the generator (docs/decisions/0008-package-and-dependencies.md).
+ * A command that needs them checks first and names the install command; the
+ * reference server lists its own packages at its entry point.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -9,22 +10,6 @@ import { ConfigError } from '../config.js';
 
 /** Packages the mock server (the generated bindings on Fastify) needs. */
 export const MOCK_PEERS = ['fastify', '@fastify/multipart'] as const;
-
-/** Packages the reference server needs besides the mock's. */
-export const SERVER_PEERS = [
-  ...MOCK_PEERS,
-  '@fastify/formbody',
-  '@fastify/static',
-  '@electric-sql/pglite',
-  'pg',
-  '@tus/server',
-  '@tus/file-store',
-  'emoji-datasource',
-  'markdown-it',
-  'uri-template',
-  'diff',
-  '@redocly/cli',
-] as const;
 
 export function requirePeers(command: string, names: readonly string[]): void {
   const missing = names.filter((name) => !installed(name));
