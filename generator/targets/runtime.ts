@@ -1,16 +1,34 @@
 /**
  * Runtime modules: hand-written, type-checked TypeScript under `runtime/`
  * that targets copy into their output after the banner. Generated files
- * import them (`./client-runtime.js`, `./server-runtime.js`,
+ * import them (`./client-runtime.js`, `./server-runtime/index.js`,
  * `./validators-runtime.js`); templates give only the per-API shape.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runtimeDir } from '../assets.js';
 import type { ApiModel } from '../model/types.js';
 import { banner } from './banner.js';
 
-export type RuntimeModule = 'client-runtime.ts' | 'server-runtime.ts' | 'validators-runtime.ts';
+/** A folder of runtime modules, copied whole into the output folder under the same name. */
+export type RuntimeFolder = 'server-runtime';
+
+export type RuntimeModule = 'client-runtime.ts' | 'validators-runtime.ts' | `${RuntimeFolder}/${string}.ts`;
+
+const folders = new Map<RuntimeFolder, RuntimeModule[]>();
+
+/** The modules of a runtime folder (`runtime/<folder>/*.ts`), in name order. */
+export function runtimeModules(folder: RuntimeFolder): RuntimeModule[] {
+  let modules = folders.get(folder);
+  if (modules === undefined) {
+    modules = readdirSync(join(runtimeDir, folder))
+      .filter((name) => name.endsWith('.ts'))
+      .sort()
+      .map((name) => `${folder}/${name}` as RuntimeModule);
+    folders.set(folder, modules);
+  }
+  return modules;
+}
 
 const sources = new Map<RuntimeModule, string>();
 
