@@ -218,12 +218,52 @@ function credentialOf(request: FastifyRequest, name: string, scheme: SecuritySch
 function basicCredential(request: FastifyRequest, name: string, basicPair: string): BasicCredential | Malformed | undefined {
   const header = request.headers.authorization;
   if (header === undefined || header === '') return undefined;
+  const connection = connectionOf(request);
+  const kept = keptBasic(connection, header);
+  if (kept !== undefined) return { scheme: name, kind: 'basic', username: kept.username, password: kept.password };
   const match = /^Basic +([A-Za-z0-9+/]+={0,2})$/i.exec(header.trim());
   if (match?.[1] === undefined) return new Malformed('Malformed Authorization header: expected HTTP Basic credentials');
-  const credentials = base64Text(match[1]);
+  const credentials = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = credentials.indexOf(':');
   if (colon <= 0) return new Malformed(`Malformed HTTP Basic credentials: expected ${basicPair}`);
-  return { scheme: name, kind: 'basic', username: credentials.slice(0, colon), password: credentials.slice(colon + 1) };
+  const decoded = { header, username: credentials.slice(0, colon), password: credentials.slice(colon + 1) };
+  if (connection !== undefined) connection[kBasic] = decoded;
+  return { scheme: name, kind: 'basic', username: decoded.username, password: decoded.password };
+}
+
+/**
+ * The last well-formed Basic header a connection sent, decoded, kept on its
+ * socket: a keep-alive client sends the same header with every request, and
+ * finding it here saves the pattern match and the base64 decoding of every
+ * request after the first, on every authenticated operation. Only the
+ * decoding is kept (`authenticate` still checks the credentials each time);
+ * it goes with its connection and is compared with that connection's next
+ * header only, in constant time.
+ */
+const kBasic = Symbol('teamchat.basic');
+type BasicConnection = { [kBasic]?: { header: string; username: string; password: string } };
+
+/** The request's socket, where the kept header lives: HTTP/1 only (an HTTP/2 request's socket is a proxy that throws once its stream is gone). */
+function connectionOf(request: FastifyRequest): BasicConnection | undefined {
+  if (request.raw.httpVersionMajor !== 1) return undefined;
+  return (request.raw.socket as BasicConnection | null | undefined) ?? undefined;
+}
+
+function keptBasic(connection: BasicConnection | undefined, header: string): { username: string; password: string } | undefined {
+  const kept = connection?.[kBasic];
+  return kept !== undefined && sameText(kept.header, header) ? kept : undefined;
+}
+
+/**
+ * Whether `kept` and `sent` are the same text, in a time that depends on the
+ * length of `sent` only (no early exit at the first difference): how much of
+ * a header matches the one kept for its connection does not show in the time.
+ */
+export function sameText(kept: string, sent: string): boolean {
+  let difference = kept.length ^ sent.length;
+  // Past the end of `kept`, charCodeAt is NaN, which `^` reads as 0; the lengths differ then anyway.
+  for (let i = 0; i < sent.length; i++) difference |= kept.charCodeAt(i) ^ sent.charCodeAt(i);
+  return difference === 0;
 }
 
 function apiKeyCredential(request: FastifyRequest, name: string, scheme: SecuritySchemeRoute): ApiKeyCredential | undefined {
@@ -234,11 +274,6 @@ function apiKeyCredential(request: FastifyRequest, name: string, scheme: Securit
   const value = Array.isArray(found) ? found[0] : found;
   if (value === undefined || value === '') return undefined;
   return { scheme: name, kind: 'apiKey', in: where, name: key, value };
-}
-
-/** Base64 text decoded as UTF-8. */
-function base64Text(data: string): string {
-  return Buffer.from(data, 'base64').toString('utf8');
 }
 
 /** The credentials after `<word> ` in the Authorization header; Malformed for another scheme or none after the word. */
