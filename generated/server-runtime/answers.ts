@@ -68,8 +68,13 @@ interface ConstantBytes {
   json?: Buffer;
 }
 
-/** Keyed by the constant values themselves: an entry goes with its value. */
-const constantBytes = new WeakMap<object, ConstantBytes>();
+/** Where a constant value keeps its bytes: a property of its own, not enumerable, so JSON, keys and spreads never see it. */
+const kBytes = Symbol('teamchat.constantBytes');
+
+/** The bytes holder of a value marked by {@link constantBody}, or undefined for any other value. */
+function constantBytes(value: unknown): ConstantBytes | undefined {
+  return typeof value === 'object' && value !== null ? (value as { [kBytes]?: ConstantBytes })[kBytes] : undefined;
+}
 
 /**
  * Marks JSON data as a constant answer: deep-frozen here (plain objects,
@@ -82,14 +87,16 @@ const constantBytes = new WeakMap<object, ConstantBytes>();
  * kept whole (a cached settings document, a list rebuilt on invalidation, a
  * canned reply): make a new constant when the data changes; the old one's
  * bytes go with it. A string, number, boolean or null is returned as it is
- * (nothing to store).
+ * (nothing to store). A value frozen before the call is returned as a frozen
+ * copy, which is the one to answer with.
  */
 export function constantBody<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !constantBytes.has(value)) {
-    freezeJson(value, '(body)', new Set());
-    constantBytes.set(value, {});
-  }
-  return value;
+  if (typeof value !== 'object' || value === null || constantBytes(value) !== undefined) return value;
+  // A value frozen already cannot take the holder: its copy is marked instead (checked first, so what is not JSON still fails).
+  const marked = Object.isExtensible(value) ? value : (freezeJson(value, '(body)', new Set()), structuredClone(value));
+  // The holder is added before the freeze, and stays writable for the bytes made later.
+  freezeJson(marked, '(body)', new Set(), () => Object.defineProperty(marked, kBytes, { value: {} satisfies ConstantBytes }));
+  return marked;
 }
 
 /** A handler answering every request with one constant body ({@link constantBody}), from one settled promise. */
@@ -98,7 +105,7 @@ export function constantHandler<R>(body: R): () => Promise<R> {
   return () => answer;
 }
 
-function freezeJson(value: unknown, path: string, open: Set<object>): void {
+function freezeJson(value: unknown, path: string, open: Set<object>, beforeFreeze?: () => void): void {
   if (value === null || value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return;
   const kind = typeof value !== 'object' ? typeof value : Array.isArray(value) ? 'array' : 'object';
   const prototype = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
@@ -113,6 +120,7 @@ function freezeJson(value: unknown, path: string, open: Set<object>): void {
     if (descriptor.enumerable === true) freezeJson(descriptor.value, `${path}.${key}`, open);
   }
   open.delete(object);
+  beforeFreeze?.();
   Object.freeze(object);
 }
 
@@ -161,7 +169,7 @@ export function answerer(route: Route, successEnvelope: boolean, check: Response
       sendResponded(reply, route, result);
       return;
     }
-    const constant = storedJson ? constantBytes.get(result as object) : undefined;
+    const constant = storedJson ? constantBytes(result) : undefined;
     if (constant !== undefined && unsupported.length === 0 && !reply.hasHeader('content-type')) {
       const bytes = envelope ? envelopedBytes(constant, result as object, check, validating) : plainBytes(constant, result, json ? check : noCheck);
       reply.code(status).type(JSON_TYPE).send(bytes);
