@@ -40,7 +40,7 @@ export type ApiErrorCode = ApiErrorBody['code'];
  * error schema when the generator found one ({@link ErrorFormat}), else the
  * default envelope `{ result: 'error', msg, code }`.
  */
-export const FRAMEWORK_ERROR_STATUS = {
+export const FRAMEWORK_ERROR_STATUS = Object.freeze({
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
@@ -48,7 +48,7 @@ export const FRAMEWORK_ERROR_STATUS = {
   REQUEST_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INTERNAL_ERROR: 500,
-} as const;
+} as const);
 
 export type FrameworkErrorCode = keyof typeof FRAMEWORK_ERROR_STATUS;
 
