@@ -62,7 +62,7 @@ export interface SecuritySchemeRoute {
   scheme?: string;
 }
 
-/** What the generated `server.ts` knows of the whole API (docs/decisions/0023-server-runtime-options.md). */
+/** What the generated `server.ts` knows of the whole API (docs/decisions/0024-server-runtime-options.md). */
 export interface ApiSettings {
   title: string;
   securitySchemes: Readonly<Record<string, SecuritySchemeRoute>>;
