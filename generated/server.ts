@@ -2,8 +2,7 @@
 // change the spec or the templates and regenerate with `npm run generate`.
 import type { FastifyInstance } from 'fastify';
 import {
-  defineErrorFormat,
-  defineErrorStatus,
+  frameworkErrorsOf,
   operation,
   registerOperations,
   type ApiSettings,
@@ -13,7 +12,7 @@ import {
   type RegisterOptions as RuntimeRegisterOptions,
   type Responded,
   type Route,
-} from './server-runtime.js';
+} from './server-runtime/index.js';
 import type {
   ErrorBody,
   ErrorCode,
@@ -89,7 +88,7 @@ import {
   responseValidators,
 } from './validators.js';
 
-export { ApiError, constantBody, constantHandler, FRAMEWORK_ERROR_STATUS, frameworkErrors, notImplemented, respond, Responded } from './server-runtime.js';
+export { ApiError, constantBody, constantHandler, FRAMEWORK_ERROR_STATUS, notImplemented, respond, Responded } from './server-runtime/index.js';
 export type {
   ApiSettings,
   Authenticate,
@@ -101,9 +100,9 @@ export type {
   HttpMethod,
   Respond,
   Route,
-} from './server-runtime.js';
+} from './server-runtime/index.js';
 
-declare module './server-runtime.js' {
+declare module './server-runtime/errors.js' {
   interface ServerRuntimeTypes {
     errorBody: ErrorBody;
   }
@@ -309,19 +308,22 @@ export const errorStatus: Record<ErrorCode, number> = {
   'STREAM_DOES_NOT_EXIST': 400,
   'UNAUTHORIZED': 401,
 };
-defineErrorStatus(errorStatus);
-// Framework errors (404, 405, 413, 415, 400, 401, 500) in the document's own error schema, when it has one.
-defineErrorFormat(undefined);
 
-/** Security schemes and conventions of the document. */
+/** Security schemes, conventions and error style of the document; framework errors (404, 405, 413, 415, 400, 401, 500) answer in its own error schema when it has one. */
 export const api: ApiSettings = {
   title: 'Team Chat API',
   securitySchemes: {
     basicAuth: { kind: 'basic' },
   },
   successEnvelope: true,
-  formFields: true,
+  parametersInFields: true,
+  refusedBodyStatus: 400,
+  unauthorized: { basicPair: 'email:api_key', invalid: 'Invalid email or API key', basicChallenge: true },
+  errors: { status: errorStatus, format: undefined },
 };
+
+/** For `Fastify({ frameworkErrors })`: errors Fastify raises before any route runs, as a BAD_REQUEST in the API's error body. */
+export const frameworkErrors = frameworkErrorsOf(api.errors);
 
 /** The credential `authenticate` receives, per security scheme of the document. */
 export type Credential = BasicCredential<'basicAuth'>;

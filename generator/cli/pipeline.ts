@@ -8,10 +8,10 @@ import type { GenerateConfig } from '../config.js';
 import { loadSpec } from '../load/index.js';
 import { buildModel } from '../model/build.js';
 import type { ApiModel } from '../model/types.js';
-import { redoclyInstalled } from '../targets/docs/redoc.js';
 import { targets as registry } from '../targets/index.js';
 import type { OutputFile, Target, TargetContext } from '../targets/types.js';
 import { effectiveTemplatesDir } from '../templates.js';
+import { installed } from './peers.js';
 import { removeObsolete, writeFiles, type FileResult } from '../write.js';
 
 export interface TargetSummary {
@@ -46,25 +46,23 @@ export async function produce(config: GenerateConfig, available: readonly Target
   const loaded = await loadSpec(config.spec, config.root);
   const model = buildModel(loaded);
   const reports: string[] = [...(model.warnings ?? [])];
-  const selected = available.filter((t) => config.targets.includes(t.name) && !skippedByDefault(config, t.name, reports));
+  const selected = available.filter((t) => config.targets.includes(t.name) && !skippedByDefault(config, t, available, reports));
 
-  // Each target runs at most once per run, even when another target asks for its files.
+  // Each target runs at most once per run, even when another target reads its files.
   const outputs = new Map<string, Promise<OutputFile[]>>();
-  const ctx: TargetContext = context(config, model, templatesDir, reports, (name) => {
-    let files = outputs.get(name);
+  const run = (target: Target): Promise<OutputFile[]> => {
+    let files = outputs.get(target.name);
     if (files === undefined) {
-      const target = available.find((t) => t.name === name);
-      if (target === undefined) throw new Error(`no target named ${name}`);
-      files = Promise.resolve(target.generate(ctx));
-      outputs.set(name, files);
+      files = Promise.resolve(target.generate(context(config, model, templatesDir, reports, (name) => run(dependency(available, target, name)))));
+      outputs.set(target.name, files);
     }
     return files;
-  });
+  };
   const produced: Produced['targets'] = [];
   for (const target of selected) {
     progress(target.name);
     const started = performance.now();
-    const files = await ctx.filesOf(target.name);
+    const files = await run(target);
     produced.push({ target, files, ms: performance.now() - started });
   }
   return { targets: produced, reports, specFiles: loaded.files };
@@ -114,14 +112,38 @@ function context(
   };
 }
 
+/** A target `target` declared in its `dependsOn`. */
+function dependency(available: readonly Target[], target: Target, name: string): Target {
+  if (target.dependsOn?.includes(name) !== true) throw new Error(`the ${target.name} target reads the ${name} target's files without naming it in dependsOn`);
+  const found = available.find((t) => t.name === name);
+  if (found === undefined) throw new Error(`the ${target.name} target depends on ${name}, which is not a target`);
+  return found;
+}
+
+/** The optional peers a target needs, its dependencies' included, that cannot be found from the generator or the project. */
+function missingPeers(target: Target, available: readonly Target[], root: string): string[] {
+  const names = new Set<string>();
+  const visit = (t: Target): void => {
+    for (const peer of t.peers ?? []) names.add(peer);
+    for (const name of t.dependsOn ?? []) visit(dependency(available, t, name));
+  };
+  visit(target);
+  return [...names].filter((name) => !installed(name, root));
+}
+
 /**
- * A target left out of a run whose targets nobody chose, because the optional
- * peer it needs is not installed (docs/decisions/0008-package-and-dependencies.md):
- * `docs` without `@redocly/cli`. Named with `--only` or `targets`, it runs and
- * fails with the install command instead.
+ * A target left out of a run whose targets nobody chose, because an optional
+ * peer it (or a target it depends on) declares is not installed
+ * (docs/decisions/0008-package-and-dependencies.md), so a first run does not
+ * fail on a package the user never asked for. Named with `--only` or
+ * `targets`, it runs and fails with the install command instead.
  */
-function skippedByDefault(config: GenerateConfig, name: string, reports: string[]): boolean {
-  if (config.targetsChosen !== false || name !== 'docs' || redoclyInstalled(config.root)) return false;
-  reports.push('the docs target was skipped: it needs @redocly/cli (`npm install --save-dev @redocly/cli`); name the targets with --only or `targets` to choose');
+function skippedByDefault(config: GenerateConfig, target: Target, available: readonly Target[], reports: string[]): boolean {
+  if (config.targetsChosen !== false) return false;
+  const missing = missingPeers(target, available, config.root);
+  if (missing.length === 0) return false;
+  reports.push(
+    `the ${target.name} target was skipped: it needs ${missing.join(', ')} (\`npm install --save-dev ${missing.join(' ')}\`); name the targets with --only or \`targets\` to choose`,
+  );
   return true;
 }

@@ -1,7 +1,7 @@
 /**
  * Runtime modules: hand-written, type-checked TypeScript under `runtime/`
  * that targets copy into their output after the banner. Generated files
- * import them (`./client-runtime/<module>.js`, `./server-runtime.js`,
+ * import them (`./client/runtime/<module>.js`, `./server-runtime/index.js`,
  * `./validators-runtime.js`); templates give only the per-API shape.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,8 +10,26 @@ import { runtimeDir } from '../assets.js';
 import type { ApiModel } from '../model/types.js';
 import { banner } from './banner.js';
 
+/** A folder of runtime modules, copied whole into the output (`runtime/client/` to `client/runtime/`, `runtime/server-runtime/` under its own name). */
+export type RuntimeFolder = 'client' | 'server-runtime';
+
 /** A module file of `runtime/`, or of one of its folders (`client/connection.ts`). */
-export type RuntimeModule = 'server-runtime.ts' | 'validators-runtime.ts' | `${'client'}/${string}.ts`;
+export type RuntimeModule = 'validators-runtime.ts' | `${RuntimeFolder}/${string}.ts`;
+
+const folders = new Map<RuntimeFolder, RuntimeModule[]>();
+
+/** The modules of a runtime folder (`runtime/<folder>/*.ts`), in name order. */
+export function runtimeModules(folder: RuntimeFolder): RuntimeModule[] {
+  let modules = folders.get(folder);
+  if (modules === undefined) {
+    modules = readdirSync(join(runtimeDir, folder))
+      .filter((name) => name.endsWith('.ts'))
+      .sort()
+      .map((name) => `${folder}/${name}` as RuntimeModule);
+    folders.set(folder, modules);
+  }
+  return modules;
+}
 
 const sources = new Map<RuntimeModule, string>();
 
@@ -28,12 +46,4 @@ export function runtimeSource(file: RuntimeModule): string {
 /** A runtime module as a generated file: the banner, a blank line, the module. */
 export function runtimeFile(file: RuntimeModule, model: Pick<ApiModel, 'title' | 'version'>, command: string): string {
   return `${banner(model, command, 'line')}\n\n${runtimeSource(file)}`;
-}
-
-/** The modules of a `runtime/` folder (`client`), sorted: each is copied as it is into one output folder. */
-export function runtimeFolder(folder: 'client'): RuntimeModule[] {
-  return readdirSync(join(runtimeDir, folder))
-    .filter((file) => file.endsWith('.ts'))
-    .sort()
-    .map((file) => `${folder}/${file}` as RuntimeModule);
 }

@@ -25,8 +25,9 @@ export interface TargetContext {
   /** Per-target options from the config and flags, defaults applied. */
   options: TargetOptions;
   /**
-   * The files another target produces in this run (run once, shared), for
-   * targets that repackage others' output (`client-package`).
+   * The files a target named in this target's `dependsOn` produces in this
+   * run (run once, shared, written only when that target was selected too),
+   * for targets that repackage others' output (`client-package`).
    */
   filesOf(target: string): Promise<OutputFile[]>;
   /** The one-line command that regenerates the output, for banners and messages. */
@@ -41,5 +42,12 @@ export interface Target {
   /** Name used by `--only`. */
   name: string;
   description: string;
+  /**
+   * Optional peer packages the target loads (docs/decisions/0008-package-and-dependencies.md).
+   * When nobody named the targets, a target whose peers are missing is skipped with a note.
+   */
+  peers?: readonly string[];
+  /** Targets whose in-memory output this one reads through `ctx.filesOf`. */
+  dependsOn?: readonly string[];
   generate(ctx: TargetContext): Promise<OutputFile[]> | OutputFile[];
 }

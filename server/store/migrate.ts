@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../../generator/assets.js';
+import { packageRoot } from '../../package-root.js';
 import type { Db } from './db.js';
 
 export interface Migration {

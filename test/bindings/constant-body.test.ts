@@ -16,7 +16,7 @@ import {
   type ApiSettings,
   type Handler,
   type Route,
-} from '../../runtime/server-runtime.js';
+} from '../../runtime/server-runtime/index.js';
 import type { Decoded, Issue, RawRequest } from '../../runtime/validators-runtime.js';
 
 const BODY = {
@@ -71,8 +71,22 @@ async function app(api: ApiSettings, validateResponses: boolean): Promise<Fastif
   return server;
 }
 
-const enveloped: ApiSettings = { title: 'Chat', securitySchemes: {}, successEnvelope: true, formFields: true };
-const bare: ApiSettings = { ...enveloped, successEnvelope: false, formFields: false };
+const enveloped: ApiSettings = {
+  title: 'Chat',
+  securitySchemes: {},
+  successEnvelope: true,
+  parametersInFields: true,
+  refusedBodyStatus: 400,
+  unauthorized: { basicPair: 'email:api_key', invalid: 'Invalid email or API key', basicChallenge: true },
+  errors: { status: {}, format: undefined },
+};
+const bare: ApiSettings = {
+  ...enveloped,
+  successEnvelope: false,
+  parametersInFields: false,
+  refusedBodyStatus: 415,
+  unauthorized: { basicPair: 'username:password', invalid: 'Invalid credentials', basicChallenge: false },
+};
 
 let servers: FastifyInstance[] = [];
 

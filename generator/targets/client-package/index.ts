@@ -28,6 +28,7 @@ const ENTRY_POINTS: EntryPoint[] = [
 export const target: Target = {
   name: 'client-package',
   description: 'the client as a publishable package: ES modules, .d.ts, package.json, README',
+  dependsOn: SOURCES,
   async generate(ctx: TargetContext): Promise<OutputFile[]> {
     const sources = new Map<string, string>();
     for (const name of SOURCES) {

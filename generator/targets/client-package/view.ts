@@ -1,5 +1,5 @@
 import type { ApiModel } from '../../model/types.js';
-import { clientOptionsExample } from '../client/view.js';
+import { clientOptionsExample } from '../shared/credentials.js';
 
 /** What `templates/client-package/*.hbs` receive. JSON fields are ready-made JSON literals. */
 export interface ClientPackageView {

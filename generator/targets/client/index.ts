@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import { banner } from '../banner.js';
-import { runtimeFile, runtimeFolder } from '../runtime.js';
+import { runtimeFile, runtimeModules } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { buildClientView, type ClientView, type OperationView } from './view.js';
 
@@ -64,7 +64,7 @@ export const target: Target = {
   generate(ctx): OutputFile[] {
     return [
       ...[...renderClient(ctx)].map(([path, contents]): OutputFile => ({ path: `${ctx.outDir}/${path}`, contents, ownership: 'generated' })),
-      ...runtimeFolder('client').map((module): OutputFile => ({
+      ...runtimeModules('client').map((module): OutputFile => ({
         path: `${ctx.outDir}/client/runtime/${module.slice('client/'.length)}`,
         contents: runtimeFile(module, ctx.model, ctx.command),
         ownership: 'generated',

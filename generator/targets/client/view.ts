@@ -1,5 +1,6 @@
 import type { ApiModel, Operation, OperationError, Parameter, ParameterStyle, ResponseModel, SecuritySchemeModel } from '../../model/types.js';
 import { bindingName, propertyKey } from '../../model/names.js';
+import { basicShorthand, schemeModels } from '../shared/credentials.js';
 import { newerErrorFields, newerResponseFields, type LevelledPath } from './levels.js';
 import { tsString } from './literal.js';
 import { docComment, escapeDocText } from './tsdoc.js';
@@ -199,31 +200,6 @@ interface Ctx {
   model: ApiModel;
   bodyCodedErrors: boolean;
   schemes: Map<string, SchemeView>;
-}
-
-/**
- * The Basic scheme the `email`/`apiKey` options stand for: the first Basic
- * scheme of a document following our success-envelope convention, whose
- * users log in with an email address and API key (the docs' examples use the
- * same rule).
- */
-function basicShorthand(model: ApiModel, schemes: SecuritySchemeModel[]): SecuritySchemeModel | undefined {
-  return model.conventions.successEnvelope ? schemes.find((scheme) => scheme.kind === 'basic') : undefined;
-}
-
-/** The credentials part of a `createClient` options example (for READMEs): the shorthand, else the first scheme's; '' without schemes. */
-export function clientOptionsExample(model: ApiModel): string {
-  const schemes = schemeModels(model);
-  if (basicShorthand(model, schemes) !== undefined) return "email: 'me@example.com', apiKey: process.env.API_KEY";
-  const first = schemes.find((scheme) => scheme.kind !== 'mutualTLS');
-  if (first === undefined) return '';
-  const value = first.kind === 'basic' ? "{ username: 'me', password: process.env.API_PASSWORD }" : 'process.env.API_TOKEN';
-  return `auth: { ${propertyKey(first.name)}: ${value} }`;
-}
-
-/** The document's schemes, sorted by name. */
-function schemeModels(model: ApiModel): SecuritySchemeModel[] {
-  return [...model.securitySchemes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The writer of each scheme kind's credential (`runtime/client/credentials.ts`). */

@@ -43,6 +43,7 @@ export function renderMarkdown(ctx: TargetContext): OutputFile[] {
 export const target: Target = {
   name: 'docs',
   description: 'Reference pages per operation, changelog and index (markdown), and the Redocly HTML page',
+  peers: ['@redocly/cli'],
   async generate(ctx) {
     const { model } = ctx;
     // Redocly reads OpenAPI, so this target uses the bundled document the model carries for such tools.

@@ -26,16 +26,6 @@ function redoclyManifest(root: string): string {
   throw new Error('the docs target builds index.html with @redocly/cli, which is not installed: `npm install --save-dev @redocly/cli`, or leave `docs` out of the targets');
 }
 
-/** Whether `@redocly/cli` can be found from the generator or from the project at `root`. */
-export function redoclyInstalled(root: string): boolean {
-  try {
-    redoclyManifest(root);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The local `redocly` executable, found through the installed package so no shell or PATH lookup is involved. */
 function redoclyBin(root: string): string {
   const manifestPath = redoclyManifest(root);

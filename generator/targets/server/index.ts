@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { banner } from '../banner.js';
-import { runtimeFile } from '../runtime.js';
+import { runtimeFile, runtimeModules } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { handlerType, mergeHandler, scaffoldProject, type OwnedParts } from './scaffold.js';
 import { loadTemplates } from './templates.js';
@@ -21,11 +21,9 @@ export const target: Target = {
         contents: finish(templates.server({ banner: header, ...view })),
         ownership: 'generated',
       },
-      {
-        path: posix.join(ctx.outDir, 'server-runtime.ts'),
-        contents: runtimeFile('server-runtime.ts', ctx.model, ctx.command),
-        ownership: 'generated',
-      },
+      ...runtimeModules('server-runtime').map(
+        (module): OutputFile => ({ path: posix.join(ctx.outDir, module), contents: runtimeFile(module, ctx.model, ctx.command), ownership: 'generated' }),
+      ),
       {
         path: posix.join(ctx.outDir, 'handlers.ts'),
         contents: finish(templates.handlers({ banner: header, handlersDir: ctx.options.server.handlersDir, operations: handlersIndexView(ctx, view.operations) })),

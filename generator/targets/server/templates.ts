@@ -18,7 +18,7 @@ const FILES: Record<keyof ServerTemplates, string> = {
 
 const compiled = new Map<string, ServerTemplates>();
 
-/** The `templates/server/` templates, compiled once per templates folder: no HTML escaping, strict lookups. */
+/** The server target's templates, compiled once per templates folder: no HTML escaping, strict lookups. */
 export function loadTemplates(templatesDir: string): ServerTemplates {
   const dir = join(templatesDir, 'server');
   let templates = compiled.get(dir);

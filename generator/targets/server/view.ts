@@ -1,7 +1,7 @@
 import type { ApiModel, HttpMethod, Operation, OperationError, Parameter, ResponseModel, Schema, SecuritySchemeModel } from '../../model/types.js';
 import { exampleLiteral, printValue, quote } from './examples.js';
 import { sampleValue } from './samples.js';
-import { hasReadWrite } from '../types/index.js';
+import { hasReadWrite } from '../shared/read-write.js';
 
 /** Fastify ends a `:param` at characters other than these, so path parameter names must stay within them. */
 const FASTIFY_PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -59,8 +59,6 @@ export interface ServerView {
   apiLiteral: string;
   /** The `Credential` union of the document's schemes. */
   credentialType: string;
-  /** `ErrorFormat` expression, or `undefined`. */
-  errorFormatLiteral: string;
   /** Names server.ts imports from server-runtime.js and types.js. */
   runtimeImports: string[];
   typeImports: string[];
@@ -77,16 +75,15 @@ export function buildView(model: ApiModel, errorFormat: string = 'undefined'): S
     maxFeatureLevel: model.maxFeatureLevel,
     operations,
     errors: model.errors.map((error) => ({ codeLiteral: literal(error.code), status: error.status })),
-    apiLiteral: apiLiteral(model),
+    apiLiteral: apiLiteral(model, errorFormat),
     credentialType: credentialType(model),
-    errorFormatLiteral: errorFormat,
     runtimeImports: runtimeImports(model, operations),
     typeImports: typeImports(model, operations),
   };
 }
 
 function runtimeImports(model: ApiModel, operations: OperationView[]): string[] {
-  const names = ['defineErrorFormat', 'defineErrorStatus', 'operation', 'registerOperations', 'type ApiSettings', 'type Handler'];
+  const names = ['frameworkErrorsOf', 'operation', 'registerOperations', 'type ApiSettings', 'type Handler'];
   const kinds = new Set(securitySchemes(model).map((scheme) => scheme.kind));
   if (kinds.has('apiKey')) names.push('type ApiKeyCredential');
   if (kinds.has('basic')) names.push('type BasicCredential');
@@ -136,7 +133,7 @@ function securitySchemes(model: ApiModel): SecuritySchemeModel[] {
   return [...model.securitySchemes, ...extra.sort((a, b) => a.name.localeCompare(b.name))];
 }
 
-function apiLiteral(model: ApiModel): string {
+function apiLiteral(model: ApiModel, errorFormat: string): string {
   const schemes = securitySchemes(model).map((scheme) => {
     const fields = [`kind: ${literal(scheme.kind)}`];
     if (scheme.in !== undefined) fields.push(`in: ${literal(scheme.in)}`);
@@ -144,13 +141,19 @@ function apiLiteral(model: ApiModel): string {
     if (scheme.scheme !== undefined) fields.push(`scheme: ${literal(scheme.scheme)}`);
     return `    ${propertyName(scheme.name)}: { ${fields.join(', ')} },`;
   });
-  const formFields = model.conventions.successEnvelope && model.conventions.bodyCodedErrors;
+  // This project's own conventions: parameters as form fields on every operation, Basic pairs of email and API key.
+  const ours = model.conventions.successEnvelope && model.conventions.bodyCodedErrors;
   return [
     '{',
     `  title: ${literal(model.title)},`,
     schemes.length === 0 ? '  securitySchemes: {},' : `  securitySchemes: {\n${schemes.join('\n')}\n  },`,
     `  successEnvelope: ${model.conventions.successEnvelope},`,
-    `  formFields: ${formFields},`,
+    `  parametersInFields: ${ours},`,
+    `  refusedBodyStatus: ${ours ? 400 : 415},`,
+    ours
+      ? "  unauthorized: { basicPair: 'email:api_key', invalid: 'Invalid email or API key', basicChallenge: true },"
+      : "  unauthorized: { basicPair: 'username:password', invalid: 'Invalid credentials', basicChallenge: false },",
+    `  errors: { status: errorStatus, format: ${errorFormat} },`,
     '}',
   ].join('\n');
 }

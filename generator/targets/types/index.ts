@@ -10,6 +10,7 @@ import { walkDocument } from '../../load/walk.js';
 import { propertyKey } from '../../model/names.js';
 import type { ApiModel, BodyKind, Operation, OperationError, ResponseModel } from '../../model/types.js';
 import { banner } from '../banner.js';
+import { hasReadWrite } from '../shared/read-write.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { breakEagerCycles, cycleMessage } from './refs.js';
 import { declarations as openapiDeclarations } from './transform.js';
@@ -44,17 +45,6 @@ export const target: Target = {
     return [{ path: posix.join(ctx.outDir, 'types.ts'), contents, ownership: 'generated' }];
   },
 };
-
-/** Whether any schema of the document is `readOnly` or `writeOnly`. */
-export function hasReadWrite(document: Record<string, unknown>): boolean {
-  let found = false;
-  walkDocument(document, {
-    keywords(node) {
-      if (node.readOnly === true || node.writeOnly === true) found = true;
-    },
-  });
-  return found;
-}
 
 /**
  * One named type per component schema (`export type Message =
