@@ -185,7 +185,7 @@ const matchesInternalError = (v: unknown, strict: boolean): boolean => {
   return true;
 };
 const UPDATE_CHANNEL_FOLDER_PARAMETERS = /* @__PURE__ */ new Set<string>(["channel_folder_id", "name", "description", "is_archived"]);
-const matchesUpdateChannelFolderResponse = (v: unknown, strict: boolean): boolean => {
+const matchesSuccessEnvelope = (v: unknown, strict: boolean): boolean => {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
   const record = v as Record<string, unknown>;
   const result = record["result"];
@@ -3699,7 +3699,7 @@ function checkSubmessage(v: unknown, out: Failure[], all: boolean, strict: boole
 
 /** Schema SuccessEnvelope. */
 function checkSuccessEnvelope(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
+  if (matchesSuccessEnvelope(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
@@ -3970,61 +3970,6 @@ function checkCreateVideoCallResponse200HeaderXFeatureLevel(v: unknown, out: Fai
   }
 }
 
-/** Success body of PATCH /api/v1/channel_folders/{channel_folder_id}. */
-function checkUpdateChannelFolderResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const record = v as Record<string, unknown>;
-    const result = record["result"];
-    if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const msg = record["msg"];
-    if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-    if (ignored_parameters_unsupported !== undefined) {
-      if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-          if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
 /** Header X-Feature-Level of 200 of update-channel-folder. */
 function checkUpdateChannelFolderResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
@@ -4126,61 +4071,6 @@ function checkFetchApiKeyResponse200HeaderXFeatureLevel(v: unknown, out: Failure
   }
 }
 
-/** Success body of POST /api/v1/invites. */
-function checkSendInvitesResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const record = v as Record<string, unknown>;
-    const result = record["result"];
-    if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const msg = record["msg"];
-    if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-    if (ignored_parameters_unsupported !== undefined) {
-      if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-          if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
 /** Body of 400 application/json of send-invites. */
 function checkSendInvitesResponse400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesSendInvitesResponse400(v, strict)) return;
@@ -4223,61 +4113,6 @@ function checkSendInvitesResponse200HeaderXFeatureLevel(v: unknown, out: Failure
   } else if (v < 0) {
     out.push({ path: "", message: "must be at least 0", rule: "minimum" });
     if (!all) return;
-  }
-}
-
-/** Success body of POST /api/v1/mark_topic_as_read. */
-function checkMarkTopicAsReadResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const record = v as Record<string, unknown>;
-    const result = record["result"];
-    if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const msg = record["msg"];
-    if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-    if (ignored_parameters_unsupported !== undefined) {
-      if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-          if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
   }
 }
 
@@ -4609,61 +4444,6 @@ function checkGetMessageHistoryResponse200HeaderXFeatureLevel(v: unknown, out: F
   }
 }
 
-/** Success body of DELETE /api/v1/messages/{message_id}/reactions. */
-function checkRemoveReactionResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const record = v as Record<string, unknown>;
-    const result = record["result"];
-    if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const msg = record["msg"];
-    if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-    if (ignored_parameters_unsupported !== undefined) {
-      if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-          if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
 /** Body of 400 application/json of remove-reaction. */
 function checkRemoveReactionResponse400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesRemoveReactionResponse400(v, strict)) return;
@@ -4709,61 +4489,6 @@ function checkRemoveReactionResponse200HeaderXFeatureLevel(v: unknown, out: Fail
   }
 }
 
-/** Success body of POST /api/v1/messages/{message_id}/report. */
-function checkReportMessageResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const record = v as Record<string, unknown>;
-    const result = record["result"];
-    if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const msg = record["msg"];
-    if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-    if (ignored_parameters_unsupported !== undefined) {
-      if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-          if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
 /** Header X-Feature-Level of 200 of report-message. */
 function checkReportMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
@@ -4772,61 +4497,6 @@ function checkReportMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failu
   } else if (v < 0) {
     out.push({ path: "", message: "must be at least 0", rule: "minimum" });
     if (!all) return;
-  }
-}
-
-/** Success body of PATCH /api/v1/realm/domains/{domain}. */
-function checkUpdateRealmDomainResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const record = v as Record<string, unknown>;
-    const result = record["result"];
-    if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const msg = record["msg"];
-    if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-    if (ignored_parameters_unsupported !== undefined) {
-      if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-          if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
   }
 }
 
@@ -5073,61 +4743,6 @@ function checkCreateMessageReminderResponse200HeaderXFeatureLevel(v: unknown, ou
   }
 }
 
-/** Success body of PATCH /api/v1/scheduled_messages/{scheduled_message_id}. */
-function checkUpdateScheduledMessageResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const record = v as Record<string, unknown>;
-    const result = record["result"];
-    if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const msg = record["msg"];
-    if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-    if (ignored_parameters_unsupported !== undefined) {
-      if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-          if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
 /** Body of 400 application/json of update-scheduled-message. */
 function checkUpdateScheduledMessageResponse400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesUpdateScheduledMessageResponse400(v, strict)) return;
@@ -5173,61 +4788,6 @@ function checkUpdateScheduledMessageResponse200HeaderXFeatureLevel(v: unknown, o
   }
 }
 
-/** Success body of PATCH /api/v1/streams/{stream_id}. */
-function checkUpdateStreamResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const record = v as Record<string, unknown>;
-    const result = record["result"];
-    if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const msg = record["msg"];
-    if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-    if (ignored_parameters_unsupported !== undefined) {
-      if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-          if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
 /** Header X-Feature-Level of 200 of update-stream. */
 function checkUpdateStreamResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
@@ -5236,61 +4796,6 @@ function checkUpdateStreamResponse200HeaderXFeatureLevel(v: unknown, out: Failur
   } else if (v < 0) {
     out.push({ path: "", message: "must be at least 0", rule: "minimum" });
     if (!all) return;
-  }
-}
-
-/** Success body of POST /api/v1/user_groups/{user_group_id}/subgroups. */
-function checkUpdateUserGroupSubgroupsResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const record = v as Record<string, unknown>;
-    const result = record["result"];
-    if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const msg = record["msg"];
-    if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-    if (ignored_parameters_unsupported !== undefined) {
-      if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-          if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
   }
 }
 
@@ -5704,61 +5209,6 @@ function checkUpdatePresenceResponse200HeaderXFeatureLevel(v: unknown, out: Fail
   }
 }
 
-/** Success body of POST /api/v1/users/me/status. */
-function checkUpdateStatusResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const record = v as Record<string, unknown>;
-    const result = record["result"];
-    if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const msg = record["msg"];
-    if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-    if (ignored_parameters_unsupported !== undefined) {
-      if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-          if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
 /** Header X-Feature-Level of 200 of update-status. */
 function checkUpdateStatusResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
@@ -5767,61 +5217,6 @@ function checkUpdateStatusResponse200HeaderXFeatureLevel(v: unknown, out: Failur
   } else if (v < 0) {
     out.push({ path: "", message: "must be at least 0", rule: "minimum" });
     if (!all) return;
-  }
-}
-
-/** Success body of PATCH /api/v1/users/{user_id}. */
-function checkUpdateUserResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matchesUpdateChannelFolderResponse(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const record = v as Record<string, unknown>;
-    const result = record["result"];
-    if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const msg = record["msg"];
-    if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-    if (ignored_parameters_unsupported !== undefined) {
-      if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-          if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
   }
 }
 
@@ -6042,7 +5437,7 @@ export const StreamDoesNotExistErrorSchema: StandardSchemaV1<components['schemas
 export const SubmessageSchema: StandardSchemaV1<components['schemas']["Submessage"]> = /* @__PURE__ */ checkSchema(checkSubmessage, matchesSubmessage);
 
 /** Schema SuccessEnvelope as a Standard Schema (`SuccessEnvelopeSchema['~standard'].validate(value)`). */
-export const SuccessEnvelopeSchema: StandardSchemaV1<components['schemas']["SuccessEnvelope"]> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesUpdateChannelFolderResponse);
+export const SuccessEnvelopeSchema: StandardSchemaV1<components['schemas']["SuccessEnvelope"]> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Schema TopicLink as a Standard Schema (`TopicLinkSchema['~standard'].validate(value)`). */
 export const TopicLinkSchema: StandardSchemaV1<components['schemas']["TopicLink"]> = /* @__PURE__ */ checkSchema(checkTopicLink, matchesTopicLink);
@@ -6156,7 +5551,7 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
 
 /** Checks a success body of PATCH /api/v1/channel_folders/{channel_folder_id} (update-channel-folder). */
 export function validateUpdateChannelFolderResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateChannelFolderResponse, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 
 /**
@@ -6164,7 +5559,7 @@ export function validateUpdateChannelFolderResponse(body: unknown, options?: Val
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_CHANNEL_FOLDER_RESPONSES: ResponseTable = {
-  "200": { "application/json": checkUpdateChannelFolderResponse },
+  "200": { "application/json": checkSuccessEnvelope },
   "400": { "application/json": checkBadRequestError },
   "401": { "application/json": checkUnauthorizedError },
   "405": { "application/json": checkMethodNotAllowedError },
@@ -6200,7 +5595,7 @@ export function validateUpdateChannelFolderResponseHeaders(status: number, heade
 export const UpdateChannelFolderRequestSchema: StandardSchemaV1<RawRequest, UpdateChannelFolderParams> = /* @__PURE__ */ decoderSchema(decodeUpdateChannelFolder);
 
 /** The success body check of update-channel-folder as a Standard Schema. */
-export const UpdateChannelFolderResponseSchema: StandardSchemaV1<UpdateChannelFolderResponse> = /* @__PURE__ */ checkSchema(checkUpdateChannelFolderResponse, matchesUpdateChannelFolderResponse);
+export const UpdateChannelFolderResponseSchema: StandardSchemaV1<UpdateChannelFolderResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/fetch_api_key (fetch-api-key). */
 export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
@@ -6386,7 +5781,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
 
 /** Checks a success body of POST /api/v1/invites (send-invites). */
 export function validateSendInvitesResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkSendInvitesResponse, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 
 /**
@@ -6394,7 +5789,7 @@ export function validateSendInvitesResponse(body: unknown, options?: ValidateOpt
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const SEND_INVITES_RESPONSES: ResponseTable = {
-  "200": { "application/json": checkSendInvitesResponse },
+  "200": { "application/json": checkSuccessEnvelope },
   "400": { "application/json": checkSendInvitesResponse400 },
   "401": { "application/json": checkUnauthorizedError },
   "405": { "application/json": checkMethodNotAllowedError },
@@ -6430,7 +5825,7 @@ export function validateSendInvitesResponseHeaders(status: number, headers: Head
 export const SendInvitesRequestSchema: StandardSchemaV1<RawRequest, SendInvitesParams> = /* @__PURE__ */ decoderSchema(decodeSendInvites);
 
 /** The success body check of send-invites as a Standard Schema. */
-export const SendInvitesResponseSchema: StandardSchemaV1<SendInvitesResponse> = /* @__PURE__ */ checkSchema(checkSendInvitesResponse, matchesUpdateChannelFolderResponse);
+export const SendInvitesResponseSchema: StandardSchemaV1<SendInvitesResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
 export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadParams> {
@@ -6457,7 +5852,7 @@ export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadP
 
 /** Checks a success body of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
 export function validateMarkTopicAsReadResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkMarkTopicAsReadResponse, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 
 /**
@@ -6465,7 +5860,7 @@ export function validateMarkTopicAsReadResponse(body: unknown, options?: Validat
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const MARK_TOPIC_AS_READ_RESPONSES: ResponseTable = {
-  "200": { "application/json": checkMarkTopicAsReadResponse },
+  "200": { "application/json": checkSuccessEnvelope },
   "400": { "application/json": checkBadRequestError },
   "401": { "application/json": checkUnauthorizedError },
   "405": { "application/json": checkMethodNotAllowedError },
@@ -6501,7 +5896,7 @@ export function validateMarkTopicAsReadResponseHeaders(status: number, headers: 
 export const MarkTopicAsReadRequestSchema: StandardSchemaV1<RawRequest, MarkTopicAsReadParams> = /* @__PURE__ */ decoderSchema(decodeMarkTopicAsRead);
 
 /** The success body check of mark-topic-as-read as a Standard Schema. */
-export const MarkTopicAsReadResponseSchema: StandardSchemaV1<MarkTopicAsReadResponse> = /* @__PURE__ */ checkSchema(checkMarkTopicAsReadResponse, matchesUpdateChannelFolderResponse);
+export const MarkTopicAsReadResponseSchema: StandardSchemaV1<MarkTopicAsReadResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/messages/flags/narrow (update-message-flags-for-narrow). */
 export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<UpdateMessageFlagsForNarrowParams> {
@@ -6839,7 +6234,7 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
 
 /** Checks a success body of DELETE /api/v1/messages/{message_id}/reactions (remove-reaction). */
 export function validateRemoveReactionResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkRemoveReactionResponse, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 
 /**
@@ -6847,7 +6242,7 @@ export function validateRemoveReactionResponse(body: unknown, options?: Validate
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const REMOVE_REACTION_RESPONSES: ResponseTable = {
-  "200": { "application/json": checkRemoveReactionResponse },
+  "200": { "application/json": checkSuccessEnvelope },
   "400": { "application/json": checkRemoveReactionResponse400 },
   "401": { "application/json": checkUnauthorizedError },
   "405": { "application/json": checkMethodNotAllowedError },
@@ -6883,7 +6278,7 @@ export function validateRemoveReactionResponseHeaders(status: number, headers: H
 export const RemoveReactionRequestSchema: StandardSchemaV1<RawRequest, RemoveReactionParams> = /* @__PURE__ */ decoderSchema(decodeRemoveReaction);
 
 /** The success body check of remove-reaction as a Standard Schema. */
-export const RemoveReactionResponseSchema: StandardSchemaV1<RemoveReactionResponse> = /* @__PURE__ */ checkSchema(checkRemoveReactionResponse, matchesUpdateChannelFolderResponse);
+export const RemoveReactionResponseSchema: StandardSchemaV1<RemoveReactionResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/messages/{message_id}/report (report-message). */
 export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParams> {
@@ -6921,7 +6316,7 @@ export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParam
 
 /** Checks a success body of POST /api/v1/messages/{message_id}/report (report-message). */
 export function validateReportMessageResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkReportMessageResponse, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 
 /**
@@ -6929,7 +6324,7 @@ export function validateReportMessageResponse(body: unknown, options?: ValidateO
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const REPORT_MESSAGE_RESPONSES: ResponseTable = {
-  "200": { "application/json": checkReportMessageResponse },
+  "200": { "application/json": checkSuccessEnvelope },
   "400": { "application/json": checkBadRequestError },
   "401": { "application/json": checkUnauthorizedError },
   "405": { "application/json": checkMethodNotAllowedError },
@@ -6965,7 +6360,7 @@ export function validateReportMessageResponseHeaders(status: number, headers: He
 export const ReportMessageRequestSchema: StandardSchemaV1<RawRequest, ReportMessageParams> = /* @__PURE__ */ decoderSchema(decodeReportMessage);
 
 /** The success body check of report-message as a Standard Schema. */
-export const ReportMessageResponseSchema: StandardSchemaV1<ReportMessageResponse> = /* @__PURE__ */ checkSchema(checkReportMessageResponse, matchesUpdateChannelFolderResponse);
+export const ReportMessageResponseSchema: StandardSchemaV1<ReportMessageResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
 export function decodeUpdateRealmDomain(raw: RawRequest): Decoded<UpdateRealmDomainParams> {
@@ -6992,7 +6387,7 @@ export function decodeUpdateRealmDomain(raw: RawRequest): Decoded<UpdateRealmDom
 
 /** Checks a success body of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
 export function validateUpdateRealmDomainResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateRealmDomainResponse, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 
 /**
@@ -7000,7 +6395,7 @@ export function validateUpdateRealmDomainResponse(body: unknown, options?: Valid
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_REALM_DOMAIN_RESPONSES: ResponseTable = {
-  "200": { "application/json": checkUpdateRealmDomainResponse },
+  "200": { "application/json": checkSuccessEnvelope },
   "400": { "application/json": checkBadRequestError },
   "401": { "application/json": checkUnauthorizedError },
   "405": { "application/json": checkMethodNotAllowedError },
@@ -7036,7 +6431,7 @@ export function validateUpdateRealmDomainResponseHeaders(status: number, headers
 export const UpdateRealmDomainRequestSchema: StandardSchemaV1<RawRequest, UpdateRealmDomainParams> = /* @__PURE__ */ decoderSchema(decodeUpdateRealmDomain);
 
 /** The success body check of update-realm-domain as a Standard Schema. */
-export const UpdateRealmDomainResponseSchema: StandardSchemaV1<UpdateRealmDomainResponse> = /* @__PURE__ */ checkSchema(checkUpdateRealmDomainResponse, matchesUpdateChannelFolderResponse);
+export const UpdateRealmDomainResponseSchema: StandardSchemaV1<UpdateRealmDomainResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of GET /api/v1/realm/linkifiers (get-linkifiers). */
 export function decodeGetLinkifiers(raw: RawRequest): Decoded<GetLinkifiersParams> {
@@ -7326,7 +6721,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
 
 /** Checks a success body of PATCH /api/v1/scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
 export function validateUpdateScheduledMessageResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateScheduledMessageResponse, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 
 /**
@@ -7334,7 +6729,7 @@ export function validateUpdateScheduledMessageResponse(body: unknown, options?: 
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_SCHEDULED_MESSAGE_RESPONSES: ResponseTable = {
-  "200": { "application/json": checkUpdateScheduledMessageResponse },
+  "200": { "application/json": checkSuccessEnvelope },
   "400": { "application/json": checkUpdateScheduledMessageResponse400 },
   "401": { "application/json": checkUnauthorizedError },
   "405": { "application/json": checkMethodNotAllowedError },
@@ -7370,7 +6765,7 @@ export function validateUpdateScheduledMessageResponseHeaders(status: number, he
 export const UpdateScheduledMessageRequestSchema: StandardSchemaV1<RawRequest, UpdateScheduledMessageParams> = /* @__PURE__ */ decoderSchema(decodeUpdateScheduledMessage);
 
 /** The success body check of update-scheduled-message as a Standard Schema. */
-export const UpdateScheduledMessageResponseSchema: StandardSchemaV1<UpdateScheduledMessageResponse> = /* @__PURE__ */ checkSchema(checkUpdateScheduledMessageResponse, matchesUpdateChannelFolderResponse);
+export const UpdateScheduledMessageResponseSchema: StandardSchemaV1<UpdateScheduledMessageResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of PATCH /api/v1/streams/{stream_id} (update-stream). */
 export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams> {
@@ -7577,7 +6972,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
 
 /** Checks a success body of PATCH /api/v1/streams/{stream_id} (update-stream). */
 export function validateUpdateStreamResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateStreamResponse, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 
 /**
@@ -7585,7 +6980,7 @@ export function validateUpdateStreamResponse(body: unknown, options?: ValidateOp
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_STREAM_RESPONSES: ResponseTable = {
-  "200": { "application/json": checkUpdateStreamResponse },
+  "200": { "application/json": checkSuccessEnvelope },
   "400": { "application/json": checkBadRequestError },
   "401": { "application/json": checkUnauthorizedError },
   "405": { "application/json": checkMethodNotAllowedError },
@@ -7621,7 +7016,7 @@ export function validateUpdateStreamResponseHeaders(status: number, headers: Hea
 export const UpdateStreamRequestSchema: StandardSchemaV1<RawRequest, UpdateStreamParams> = /* @__PURE__ */ decoderSchema(decodeUpdateStream);
 
 /** The success body check of update-stream as a Standard Schema. */
-export const UpdateStreamResponseSchema: StandardSchemaV1<UpdateStreamResponse> = /* @__PURE__ */ checkSchema(checkUpdateStreamResponse, matchesUpdateChannelFolderResponse);
+export const UpdateStreamResponseSchema: StandardSchemaV1<UpdateStreamResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
 export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateUserGroupSubgroupsParams> {
@@ -7668,7 +7063,7 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
 
 /** Checks a success body of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
 export function validateUpdateUserGroupSubgroupsResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateUserGroupSubgroupsResponse, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 
 /**
@@ -7676,7 +7071,7 @@ export function validateUpdateUserGroupSubgroupsResponse(body: unknown, options?
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_USER_GROUP_SUBGROUPS_RESPONSES: ResponseTable = {
-  "200": { "application/json": checkUpdateUserGroupSubgroupsResponse },
+  "200": { "application/json": checkSuccessEnvelope },
   "400": { "application/json": checkBadRequestError },
   "401": { "application/json": checkUnauthorizedError },
   "405": { "application/json": checkMethodNotAllowedError },
@@ -7712,7 +7107,7 @@ export function validateUpdateUserGroupSubgroupsResponseHeaders(status: number, 
 export const UpdateUserGroupSubgroupsRequestSchema: StandardSchemaV1<RawRequest, UpdateUserGroupSubgroupsParams> = /* @__PURE__ */ decoderSchema(decodeUpdateUserGroupSubgroups);
 
 /** The success body check of update-user-group-subgroups as a Standard Schema. */
-export const UpdateUserGroupSubgroupsResponseSchema: StandardSchemaV1<UpdateUserGroupSubgroupsResponse> = /* @__PURE__ */ checkSchema(checkUpdateUserGroupSubgroupsResponse, matchesUpdateChannelFolderResponse);
+export const UpdateUserGroupSubgroupsResponseSchema: StandardSchemaV1<UpdateUserGroupSubgroupsResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/user_uploads (upload-file). */
 export function decodeUploadFile(raw: RawRequest): Decoded<UploadFileParams> {
@@ -8003,7 +7398,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
 
 /** Checks a success body of POST /api/v1/users/me/status (update-status). */
 export function validateUpdateStatusResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateStatusResponse, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 
 /**
@@ -8011,7 +7406,7 @@ export function validateUpdateStatusResponse(body: unknown, options?: ValidateOp
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_STATUS_RESPONSES: ResponseTable = {
-  "200": { "application/json": checkUpdateStatusResponse },
+  "200": { "application/json": checkSuccessEnvelope },
   "400": { "application/json": checkBadRequestError },
   "401": { "application/json": checkUnauthorizedError },
   "405": { "application/json": checkMethodNotAllowedError },
@@ -8047,7 +7442,7 @@ export function validateUpdateStatusResponseHeaders(status: number, headers: Hea
 export const UpdateStatusRequestSchema: StandardSchemaV1<RawRequest, UpdateStatusParams> = /* @__PURE__ */ decoderSchema(decodeUpdateStatus);
 
 /** The success body check of update-status as a Standard Schema. */
-export const UpdateStatusResponseSchema: StandardSchemaV1<UpdateStatusResponse> = /* @__PURE__ */ checkSchema(checkUpdateStatusResponse, matchesUpdateChannelFolderResponse);
+export const UpdateStatusResponseSchema: StandardSchemaV1<UpdateStatusResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of PATCH /api/v1/users/{user_id} (update-user). */
 export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
@@ -8113,7 +7508,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
 
 /** Checks a success body of PATCH /api/v1/users/{user_id} (update-user). */
 export function validateUpdateUserResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateUserResponse, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 
 /**
@@ -8121,7 +7516,7 @@ export function validateUpdateUserResponse(body: unknown, options?: ValidateOpti
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_USER_RESPONSES: ResponseTable = {
-  "200": { "application/json": checkUpdateUserResponse },
+  "200": { "application/json": checkSuccessEnvelope },
   "400": { "application/json": checkBadRequestError },
   "401": { "application/json": checkUnauthorizedError },
   "405": { "application/json": checkMethodNotAllowedError },
@@ -8157,7 +7552,7 @@ export function validateUpdateUserResponseHeaders(status: number, headers: Heade
 export const UpdateUserRequestSchema: StandardSchemaV1<RawRequest, UpdateUserParams> = /* @__PURE__ */ decoderSchema(decodeUpdateUser);
 
 /** The success body check of update-user as a Standard Schema. */
-export const UpdateUserResponseSchema: StandardSchemaV1<UpdateUserResponse> = /* @__PURE__ */ checkSchema(checkUpdateUserResponse, matchesUpdateChannelFolderResponse);
+export const UpdateUserResponseSchema: StandardSchemaV1<UpdateUserResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Checks any error body the spec knows, by its `code`. */
 export function validateErrorBody(body: unknown, options?: ValidateOptions): Issue[] {

@@ -128,7 +128,7 @@ const matchesInternalError = (v, strict) => {
     return true;
 };
 const UPDATE_CHANNEL_FOLDER_PARAMETERS = /* @__PURE__ */ new Set(["channel_folder_id", "name", "description", "is_archived"]);
-const matchesUpdateChannelFolderResponse = (v, strict) => {
+const matchesSuccessEnvelope = (v, strict) => {
     if (!(typeof v === "object" && v !== null && !Array.isArray(v)))
         return false;
     const record = v;
@@ -4649,7 +4649,7 @@ function checkSubmessage(v, out, all, strict) {
 }
 /** Schema SuccessEnvelope. */
 function checkSuccessEnvelope(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
+    if (matchesSuccessEnvelope(v, strict))
         return;
     if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
         out.push({ path: "", message: "must be an object", rule: "type" });
@@ -4992,75 +4992,6 @@ function checkCreateVideoCallResponse200HeaderXFeatureLevel(v, out, all, strict)
             return;
     }
 }
-/** Success body of PATCH /api/v1/channel_folders/{channel_folder_id}. */
-function checkUpdateChannelFolderResponse(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
-        return;
-    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-        out.push({ path: "", message: "must be an object", rule: "type" });
-        if (!all)
-            return;
-    }
-    else {
-        const record = v;
-        const result = record["result"];
-        if (result === undefined) {
-            out.push({ path: ".result", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof result !== "string") {
-            out.push({ path: ".result", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        else if (result !== "success") {
-            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-            if (!all)
-                return;
-        }
-        const msg = record["msg"];
-        if (msg === undefined) {
-            out.push({ path: ".msg", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof msg !== "string") {
-            out.push({ path: ".msg", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-        if (ignored_parameters_unsupported !== undefined) {
-            if (!Array.isArray(ignored_parameters_unsupported)) {
-                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-                if (!all)
-                    return;
-            }
-            else {
-                for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-                    const ignored_parameters_unsupported_item = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-                    if (typeof ignored_parameters_unsupported_item !== "string") {
-                        out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-                        if (!all)
-                            return;
-                    }
-                }
-            }
-        }
-        if (strict) {
-            const keys = Object.keys(record);
-            for (let j = 0; j < keys.length; j++) {
-                const key = keys[j];
-                if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-                    out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-                    if (!all)
-                        return;
-                }
-            }
-        }
-    }
-}
 /** Header X-Feature-Level of 200 of update-channel-folder. */
 function checkUpdateChannelFolderResponse200HeaderXFeatureLevel(v, out, all, strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
@@ -5189,75 +5120,6 @@ function checkFetchApiKeyResponse200HeaderXFeatureLevel(v, out, all, strict) {
             return;
     }
 }
-/** Success body of POST /api/v1/invites. */
-function checkSendInvitesResponse(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
-        return;
-    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-        out.push({ path: "", message: "must be an object", rule: "type" });
-        if (!all)
-            return;
-    }
-    else {
-        const record = v;
-        const result = record["result"];
-        if (result === undefined) {
-            out.push({ path: ".result", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof result !== "string") {
-            out.push({ path: ".result", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        else if (result !== "success") {
-            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-            if (!all)
-                return;
-        }
-        const msg = record["msg"];
-        if (msg === undefined) {
-            out.push({ path: ".msg", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof msg !== "string") {
-            out.push({ path: ".msg", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-        if (ignored_parameters_unsupported !== undefined) {
-            if (!Array.isArray(ignored_parameters_unsupported)) {
-                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-                if (!all)
-                    return;
-            }
-            else {
-                for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-                    const ignored_parameters_unsupported_item = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-                    if (typeof ignored_parameters_unsupported_item !== "string") {
-                        out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-                        if (!all)
-                            return;
-                    }
-                }
-            }
-        }
-        if (strict) {
-            const keys = Object.keys(record);
-            for (let j = 0; j < keys.length; j++) {
-                const key = keys[j];
-                if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-                    out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-                    if (!all)
-                        return;
-                }
-            }
-        }
-    }
-}
 /** Body of 400 application/json of send-invites. */
 function checkSendInvitesResponse400(v, out, all, strict) {
     if (matchesSendInvitesResponse400(v, strict))
@@ -5308,75 +5170,6 @@ function checkSendInvitesResponse200HeaderXFeatureLevel(v, out, all, strict) {
         out.push({ path: "", message: "must be at least 0", rule: "minimum" });
         if (!all)
             return;
-    }
-}
-/** Success body of POST /api/v1/mark_topic_as_read. */
-function checkMarkTopicAsReadResponse(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
-        return;
-    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-        out.push({ path: "", message: "must be an object", rule: "type" });
-        if (!all)
-            return;
-    }
-    else {
-        const record = v;
-        const result = record["result"];
-        if (result === undefined) {
-            out.push({ path: ".result", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof result !== "string") {
-            out.push({ path: ".result", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        else if (result !== "success") {
-            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-            if (!all)
-                return;
-        }
-        const msg = record["msg"];
-        if (msg === undefined) {
-            out.push({ path: ".msg", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof msg !== "string") {
-            out.push({ path: ".msg", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-        if (ignored_parameters_unsupported !== undefined) {
-            if (!Array.isArray(ignored_parameters_unsupported)) {
-                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-                if (!all)
-                    return;
-            }
-            else {
-                for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-                    const ignored_parameters_unsupported_item = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-                    if (typeof ignored_parameters_unsupported_item !== "string") {
-                        out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-                        if (!all)
-                            return;
-                    }
-                }
-            }
-        }
-        if (strict) {
-            const keys = Object.keys(record);
-            for (let j = 0; j < keys.length; j++) {
-                const key = keys[j];
-                if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-                    out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-                    if (!all)
-                        return;
-                }
-            }
-        }
     }
 }
 /** Header X-Feature-Level of 200 of mark-topic-as-read. */
@@ -5796,75 +5589,6 @@ function checkGetMessageHistoryResponse200HeaderXFeatureLevel(v, out, all, stric
             return;
     }
 }
-/** Success body of DELETE /api/v1/messages/{message_id}/reactions. */
-function checkRemoveReactionResponse(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
-        return;
-    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-        out.push({ path: "", message: "must be an object", rule: "type" });
-        if (!all)
-            return;
-    }
-    else {
-        const record = v;
-        const result = record["result"];
-        if (result === undefined) {
-            out.push({ path: ".result", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof result !== "string") {
-            out.push({ path: ".result", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        else if (result !== "success") {
-            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-            if (!all)
-                return;
-        }
-        const msg = record["msg"];
-        if (msg === undefined) {
-            out.push({ path: ".msg", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof msg !== "string") {
-            out.push({ path: ".msg", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-        if (ignored_parameters_unsupported !== undefined) {
-            if (!Array.isArray(ignored_parameters_unsupported)) {
-                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-                if (!all)
-                    return;
-            }
-            else {
-                for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-                    const ignored_parameters_unsupported_item = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-                    if (typeof ignored_parameters_unsupported_item !== "string") {
-                        out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-                        if (!all)
-                            return;
-                    }
-                }
-            }
-        }
-        if (strict) {
-            const keys = Object.keys(record);
-            for (let j = 0; j < keys.length; j++) {
-                const key = keys[j];
-                if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-                    out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-                    if (!all)
-                        return;
-                }
-            }
-        }
-    }
-}
 /** Body of 400 application/json of remove-reaction. */
 function checkRemoveReactionResponse400(v, out, all, strict) {
     if (matchesRemoveReactionResponse400(v, strict))
@@ -5917,75 +5641,6 @@ function checkRemoveReactionResponse200HeaderXFeatureLevel(v, out, all, strict) 
             return;
     }
 }
-/** Success body of POST /api/v1/messages/{message_id}/report. */
-function checkReportMessageResponse(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
-        return;
-    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-        out.push({ path: "", message: "must be an object", rule: "type" });
-        if (!all)
-            return;
-    }
-    else {
-        const record = v;
-        const result = record["result"];
-        if (result === undefined) {
-            out.push({ path: ".result", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof result !== "string") {
-            out.push({ path: ".result", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        else if (result !== "success") {
-            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-            if (!all)
-                return;
-        }
-        const msg = record["msg"];
-        if (msg === undefined) {
-            out.push({ path: ".msg", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof msg !== "string") {
-            out.push({ path: ".msg", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-        if (ignored_parameters_unsupported !== undefined) {
-            if (!Array.isArray(ignored_parameters_unsupported)) {
-                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-                if (!all)
-                    return;
-            }
-            else {
-                for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-                    const ignored_parameters_unsupported_item = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-                    if (typeof ignored_parameters_unsupported_item !== "string") {
-                        out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-                        if (!all)
-                            return;
-                    }
-                }
-            }
-        }
-        if (strict) {
-            const keys = Object.keys(record);
-            for (let j = 0; j < keys.length; j++) {
-                const key = keys[j];
-                if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-                    out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-                    if (!all)
-                        return;
-                }
-            }
-        }
-    }
-}
 /** Header X-Feature-Level of 200 of report-message. */
 function checkReportMessageResponse200HeaderXFeatureLevel(v, out, all, strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
@@ -5997,75 +5652,6 @@ function checkReportMessageResponse200HeaderXFeatureLevel(v, out, all, strict) {
         out.push({ path: "", message: "must be at least 0", rule: "minimum" });
         if (!all)
             return;
-    }
-}
-/** Success body of PATCH /api/v1/realm/domains/{domain}. */
-function checkUpdateRealmDomainResponse(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
-        return;
-    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-        out.push({ path: "", message: "must be an object", rule: "type" });
-        if (!all)
-            return;
-    }
-    else {
-        const record = v;
-        const result = record["result"];
-        if (result === undefined) {
-            out.push({ path: ".result", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof result !== "string") {
-            out.push({ path: ".result", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        else if (result !== "success") {
-            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-            if (!all)
-                return;
-        }
-        const msg = record["msg"];
-        if (msg === undefined) {
-            out.push({ path: ".msg", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof msg !== "string") {
-            out.push({ path: ".msg", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-        if (ignored_parameters_unsupported !== undefined) {
-            if (!Array.isArray(ignored_parameters_unsupported)) {
-                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-                if (!all)
-                    return;
-            }
-            else {
-                for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-                    const ignored_parameters_unsupported_item = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-                    if (typeof ignored_parameters_unsupported_item !== "string") {
-                        out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-                        if (!all)
-                            return;
-                    }
-                }
-            }
-        }
-        if (strict) {
-            const keys = Object.keys(record);
-            for (let j = 0; j < keys.length; j++) {
-                const key = keys[j];
-                if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-                    out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-                    if (!all)
-                        return;
-                }
-            }
-        }
     }
 }
 /** Header X-Feature-Level of 200 of update-realm-domain. */
@@ -6372,75 +5958,6 @@ function checkCreateMessageReminderResponse200HeaderXFeatureLevel(v, out, all, s
             return;
     }
 }
-/** Success body of PATCH /api/v1/scheduled_messages/{scheduled_message_id}. */
-function checkUpdateScheduledMessageResponse(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
-        return;
-    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-        out.push({ path: "", message: "must be an object", rule: "type" });
-        if (!all)
-            return;
-    }
-    else {
-        const record = v;
-        const result = record["result"];
-        if (result === undefined) {
-            out.push({ path: ".result", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof result !== "string") {
-            out.push({ path: ".result", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        else if (result !== "success") {
-            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-            if (!all)
-                return;
-        }
-        const msg = record["msg"];
-        if (msg === undefined) {
-            out.push({ path: ".msg", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof msg !== "string") {
-            out.push({ path: ".msg", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-        if (ignored_parameters_unsupported !== undefined) {
-            if (!Array.isArray(ignored_parameters_unsupported)) {
-                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-                if (!all)
-                    return;
-            }
-            else {
-                for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-                    const ignored_parameters_unsupported_item = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-                    if (typeof ignored_parameters_unsupported_item !== "string") {
-                        out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-                        if (!all)
-                            return;
-                    }
-                }
-            }
-        }
-        if (strict) {
-            const keys = Object.keys(record);
-            for (let j = 0; j < keys.length; j++) {
-                const key = keys[j];
-                if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-                    out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-                    if (!all)
-                        return;
-                }
-            }
-        }
-    }
-}
 /** Body of 400 application/json of update-scheduled-message. */
 function checkUpdateScheduledMessageResponse400(v, out, all, strict) {
     if (matchesUpdateScheduledMessageResponse400(v, strict))
@@ -6493,75 +6010,6 @@ function checkUpdateScheduledMessageResponse200HeaderXFeatureLevel(v, out, all, 
             return;
     }
 }
-/** Success body of PATCH /api/v1/streams/{stream_id}. */
-function checkUpdateStreamResponse(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
-        return;
-    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-        out.push({ path: "", message: "must be an object", rule: "type" });
-        if (!all)
-            return;
-    }
-    else {
-        const record = v;
-        const result = record["result"];
-        if (result === undefined) {
-            out.push({ path: ".result", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof result !== "string") {
-            out.push({ path: ".result", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        else if (result !== "success") {
-            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-            if (!all)
-                return;
-        }
-        const msg = record["msg"];
-        if (msg === undefined) {
-            out.push({ path: ".msg", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof msg !== "string") {
-            out.push({ path: ".msg", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-        if (ignored_parameters_unsupported !== undefined) {
-            if (!Array.isArray(ignored_parameters_unsupported)) {
-                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-                if (!all)
-                    return;
-            }
-            else {
-                for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-                    const ignored_parameters_unsupported_item = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-                    if (typeof ignored_parameters_unsupported_item !== "string") {
-                        out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-                        if (!all)
-                            return;
-                    }
-                }
-            }
-        }
-        if (strict) {
-            const keys = Object.keys(record);
-            for (let j = 0; j < keys.length; j++) {
-                const key = keys[j];
-                if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-                    out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-                    if (!all)
-                        return;
-                }
-            }
-        }
-    }
-}
 /** Header X-Feature-Level of 200 of update-stream. */
 function checkUpdateStreamResponse200HeaderXFeatureLevel(v, out, all, strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
@@ -6573,75 +6021,6 @@ function checkUpdateStreamResponse200HeaderXFeatureLevel(v, out, all, strict) {
         out.push({ path: "", message: "must be at least 0", rule: "minimum" });
         if (!all)
             return;
-    }
-}
-/** Success body of POST /api/v1/user_groups/{user_group_id}/subgroups. */
-function checkUpdateUserGroupSubgroupsResponse(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
-        return;
-    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-        out.push({ path: "", message: "must be an object", rule: "type" });
-        if (!all)
-            return;
-    }
-    else {
-        const record = v;
-        const result = record["result"];
-        if (result === undefined) {
-            out.push({ path: ".result", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof result !== "string") {
-            out.push({ path: ".result", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        else if (result !== "success") {
-            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-            if (!all)
-                return;
-        }
-        const msg = record["msg"];
-        if (msg === undefined) {
-            out.push({ path: ".msg", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof msg !== "string") {
-            out.push({ path: ".msg", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-        if (ignored_parameters_unsupported !== undefined) {
-            if (!Array.isArray(ignored_parameters_unsupported)) {
-                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-                if (!all)
-                    return;
-            }
-            else {
-                for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-                    const ignored_parameters_unsupported_item = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-                    if (typeof ignored_parameters_unsupported_item !== "string") {
-                        out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-                        if (!all)
-                            return;
-                    }
-                }
-            }
-        }
-        if (strict) {
-            const keys = Object.keys(record);
-            for (let j = 0; j < keys.length; j++) {
-                const key = keys[j];
-                if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-                    out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-                    if (!all)
-                        return;
-                }
-            }
-        }
     }
 }
 /** Header X-Feature-Level of 200 of update-user-group-subgroups. */
@@ -7172,75 +6551,6 @@ function checkUpdatePresenceResponse200HeaderXFeatureLevel(v, out, all, strict) 
             return;
     }
 }
-/** Success body of POST /api/v1/users/me/status. */
-function checkUpdateStatusResponse(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
-        return;
-    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-        out.push({ path: "", message: "must be an object", rule: "type" });
-        if (!all)
-            return;
-    }
-    else {
-        const record = v;
-        const result = record["result"];
-        if (result === undefined) {
-            out.push({ path: ".result", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof result !== "string") {
-            out.push({ path: ".result", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        else if (result !== "success") {
-            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-            if (!all)
-                return;
-        }
-        const msg = record["msg"];
-        if (msg === undefined) {
-            out.push({ path: ".msg", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof msg !== "string") {
-            out.push({ path: ".msg", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-        if (ignored_parameters_unsupported !== undefined) {
-            if (!Array.isArray(ignored_parameters_unsupported)) {
-                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-                if (!all)
-                    return;
-            }
-            else {
-                for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-                    const ignored_parameters_unsupported_item = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-                    if (typeof ignored_parameters_unsupported_item !== "string") {
-                        out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-                        if (!all)
-                            return;
-                    }
-                }
-            }
-        }
-        if (strict) {
-            const keys = Object.keys(record);
-            for (let j = 0; j < keys.length; j++) {
-                const key = keys[j];
-                if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-                    out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-                    if (!all)
-                        return;
-                }
-            }
-        }
-    }
-}
 /** Header X-Feature-Level of 200 of update-status. */
 function checkUpdateStatusResponse200HeaderXFeatureLevel(v, out, all, strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
@@ -7252,75 +6562,6 @@ function checkUpdateStatusResponse200HeaderXFeatureLevel(v, out, all, strict) {
         out.push({ path: "", message: "must be at least 0", rule: "minimum" });
         if (!all)
             return;
-    }
-}
-/** Success body of PATCH /api/v1/users/{user_id}. */
-function checkUpdateUserResponse(v, out, all, strict) {
-    if (matchesUpdateChannelFolderResponse(v, strict))
-        return;
-    if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-        out.push({ path: "", message: "must be an object", rule: "type" });
-        if (!all)
-            return;
-    }
-    else {
-        const record = v;
-        const result = record["result"];
-        if (result === undefined) {
-            out.push({ path: ".result", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof result !== "string") {
-            out.push({ path: ".result", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        else if (result !== "success") {
-            out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-            if (!all)
-                return;
-        }
-        const msg = record["msg"];
-        if (msg === undefined) {
-            out.push({ path: ".msg", message: "is required", rule: "required" });
-            if (!all)
-                return;
-        }
-        else if (typeof msg !== "string") {
-            out.push({ path: ".msg", message: "must be a string", rule: "type" });
-            if (!all)
-                return;
-        }
-        const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
-        if (ignored_parameters_unsupported !== undefined) {
-            if (!Array.isArray(ignored_parameters_unsupported)) {
-                out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-                if (!all)
-                    return;
-            }
-            else {
-                for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
-                    const ignored_parameters_unsupported_item = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
-                    if (typeof ignored_parameters_unsupported_item !== "string") {
-                        out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
-                        if (!all)
-                            return;
-                    }
-                }
-            }
-        }
-        if (strict) {
-            const keys = Object.keys(record);
-            for (let j = 0; j < keys.length; j++) {
-                const key = keys[j];
-                if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-                    out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-                    if (!all)
-                        return;
-                }
-            }
-        }
     }
 }
 /** Header X-Feature-Level of 200 of update-user. */
@@ -7518,7 +6759,7 @@ export const StreamDoesNotExistErrorSchema = /* @__PURE__ */ checkSchema(checkSt
 /** Schema Submessage as a Standard Schema (`SubmessageSchema['~standard'].validate(value)`). */
 export const SubmessageSchema = /* @__PURE__ */ checkSchema(checkSubmessage, matchesSubmessage);
 /** Schema SuccessEnvelope as a Standard Schema (`SuccessEnvelopeSchema['~standard'].validate(value)`). */
-export const SuccessEnvelopeSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesUpdateChannelFolderResponse);
+export const SuccessEnvelopeSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Schema TopicLink as a Standard Schema (`TopicLinkSchema['~standard'].validate(value)`). */
 export const TopicLinkSchema = /* @__PURE__ */ checkSchema(checkTopicLink, matchesTopicLink);
 /** Schema TopicsPolicy as a Standard Schema (`TopicsPolicySchema['~standard'].validate(value)`). */
@@ -7626,14 +6867,14 @@ export function decodeUpdateChannelFolder(raw) {
 }
 /** Checks a success body of PATCH /api/v1/channel_folders/{channel_folder_id} (update-channel-folder). */
 export function validateUpdateChannelFolderResponse(body, options) {
-    return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateChannelFolderResponse, body, options);
+    return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 /**
  * Every declared response of update-channel-folder: status key, then media type, then its
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_CHANNEL_FOLDER_RESPONSES = {
-    "200": { "application/json": checkUpdateChannelFolderResponse },
+    "200": { "application/json": checkSuccessEnvelope },
     "400": { "application/json": checkBadRequestError },
     "401": { "application/json": checkUnauthorizedError },
     "405": { "application/json": checkMethodNotAllowedError },
@@ -7664,7 +6905,7 @@ export function validateUpdateChannelFolderResponseHeaders(status, headers, opti
 /** The request decoder of update-channel-folder as a Standard Schema: a `RawRequest` in, its parameters out. */
 export const UpdateChannelFolderRequestSchema = /* @__PURE__ */ decoderSchema(decodeUpdateChannelFolder);
 /** The success body check of update-channel-folder as a Standard Schema. */
-export const UpdateChannelFolderResponseSchema = /* @__PURE__ */ checkSchema(checkUpdateChannelFolderResponse, matchesUpdateChannelFolderResponse);
+export const UpdateChannelFolderResponseSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Decodes the parameters of POST /api/v1/fetch_api_key (fetch-api-key). */
 export function decodeFetchApiKey(raw) {
     const value = {};
@@ -7873,14 +7114,14 @@ export function decodeSendInvites(raw) {
 }
 /** Checks a success body of POST /api/v1/invites (send-invites). */
 export function validateSendInvitesResponse(body, options) {
-    return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkSendInvitesResponse, body, options);
+    return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 /**
  * Every declared response of send-invites: status key, then media type, then its
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const SEND_INVITES_RESPONSES = {
-    "200": { "application/json": checkSendInvitesResponse },
+    "200": { "application/json": checkSuccessEnvelope },
     "400": { "application/json": checkSendInvitesResponse400 },
     "401": { "application/json": checkUnauthorizedError },
     "405": { "application/json": checkMethodNotAllowedError },
@@ -7911,7 +7152,7 @@ export function validateSendInvitesResponseHeaders(status, headers, options) {
 /** The request decoder of send-invites as a Standard Schema: a `RawRequest` in, its parameters out. */
 export const SendInvitesRequestSchema = /* @__PURE__ */ decoderSchema(decodeSendInvites);
 /** The success body check of send-invites as a Standard Schema. */
-export const SendInvitesResponseSchema = /* @__PURE__ */ checkSchema(checkSendInvitesResponse, matchesUpdateChannelFolderResponse);
+export const SendInvitesResponseSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Decodes the parameters of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
 export function decodeMarkTopicAsRead(raw) {
     const value = {};
@@ -7941,14 +7182,14 @@ export function decodeMarkTopicAsRead(raw) {
 }
 /** Checks a success body of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
 export function validateMarkTopicAsReadResponse(body, options) {
-    return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkMarkTopicAsReadResponse, body, options);
+    return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 /**
  * Every declared response of mark-topic-as-read: status key, then media type, then its
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const MARK_TOPIC_AS_READ_RESPONSES = {
-    "200": { "application/json": checkMarkTopicAsReadResponse },
+    "200": { "application/json": checkSuccessEnvelope },
     "400": { "application/json": checkBadRequestError },
     "401": { "application/json": checkUnauthorizedError },
     "405": { "application/json": checkMethodNotAllowedError },
@@ -7979,7 +7220,7 @@ export function validateMarkTopicAsReadResponseHeaders(status, headers, options)
 /** The request decoder of mark-topic-as-read as a Standard Schema: a `RawRequest` in, its parameters out. */
 export const MarkTopicAsReadRequestSchema = /* @__PURE__ */ decoderSchema(decodeMarkTopicAsRead);
 /** The success body check of mark-topic-as-read as a Standard Schema. */
-export const MarkTopicAsReadResponseSchema = /* @__PURE__ */ checkSchema(checkMarkTopicAsReadResponse, matchesUpdateChannelFolderResponse);
+export const MarkTopicAsReadResponseSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Decodes the parameters of POST /api/v1/messages/flags/narrow (update-message-flags-for-narrow). */
 export function decodeUpdateMessageFlagsForNarrow(raw) {
     const value = {};
@@ -8336,14 +7577,14 @@ export function decodeRemoveReaction(raw) {
 }
 /** Checks a success body of DELETE /api/v1/messages/{message_id}/reactions (remove-reaction). */
 export function validateRemoveReactionResponse(body, options) {
-    return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkRemoveReactionResponse, body, options);
+    return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 /**
  * Every declared response of remove-reaction: status key, then media type, then its
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const REMOVE_REACTION_RESPONSES = {
-    "200": { "application/json": checkRemoveReactionResponse },
+    "200": { "application/json": checkSuccessEnvelope },
     "400": { "application/json": checkRemoveReactionResponse400 },
     "401": { "application/json": checkUnauthorizedError },
     "405": { "application/json": checkMethodNotAllowedError },
@@ -8374,7 +7615,7 @@ export function validateRemoveReactionResponseHeaders(status, headers, options) 
 /** The request decoder of remove-reaction as a Standard Schema: a `RawRequest` in, its parameters out. */
 export const RemoveReactionRequestSchema = /* @__PURE__ */ decoderSchema(decodeRemoveReaction);
 /** The success body check of remove-reaction as a Standard Schema. */
-export const RemoveReactionResponseSchema = /* @__PURE__ */ checkSchema(checkRemoveReactionResponse, matchesUpdateChannelFolderResponse);
+export const RemoveReactionResponseSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Decodes the parameters of POST /api/v1/messages/{message_id}/report (report-message). */
 export function decodeReportMessage(raw) {
     const value = {};
@@ -8418,14 +7659,14 @@ export function decodeReportMessage(raw) {
 }
 /** Checks a success body of POST /api/v1/messages/{message_id}/report (report-message). */
 export function validateReportMessageResponse(body, options) {
-    return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkReportMessageResponse, body, options);
+    return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 /**
  * Every declared response of report-message: status key, then media type, then its
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const REPORT_MESSAGE_RESPONSES = {
-    "200": { "application/json": checkReportMessageResponse },
+    "200": { "application/json": checkSuccessEnvelope },
     "400": { "application/json": checkBadRequestError },
     "401": { "application/json": checkUnauthorizedError },
     "405": { "application/json": checkMethodNotAllowedError },
@@ -8456,7 +7697,7 @@ export function validateReportMessageResponseHeaders(status, headers, options) {
 /** The request decoder of report-message as a Standard Schema: a `RawRequest` in, its parameters out. */
 export const ReportMessageRequestSchema = /* @__PURE__ */ decoderSchema(decodeReportMessage);
 /** The success body check of report-message as a Standard Schema. */
-export const ReportMessageResponseSchema = /* @__PURE__ */ checkSchema(checkReportMessageResponse, matchesUpdateChannelFolderResponse);
+export const ReportMessageResponseSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Decodes the parameters of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
 export function decodeUpdateRealmDomain(raw) {
     const value = {};
@@ -8486,14 +7727,14 @@ export function decodeUpdateRealmDomain(raw) {
 }
 /** Checks a success body of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
 export function validateUpdateRealmDomainResponse(body, options) {
-    return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateRealmDomainResponse, body, options);
+    return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 /**
  * Every declared response of update-realm-domain: status key, then media type, then its
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_REALM_DOMAIN_RESPONSES = {
-    "200": { "application/json": checkUpdateRealmDomainResponse },
+    "200": { "application/json": checkSuccessEnvelope },
     "400": { "application/json": checkBadRequestError },
     "401": { "application/json": checkUnauthorizedError },
     "405": { "application/json": checkMethodNotAllowedError },
@@ -8524,7 +7765,7 @@ export function validateUpdateRealmDomainResponseHeaders(status, headers, option
 /** The request decoder of update-realm-domain as a Standard Schema: a `RawRequest` in, its parameters out. */
 export const UpdateRealmDomainRequestSchema = /* @__PURE__ */ decoderSchema(decodeUpdateRealmDomain);
 /** The success body check of update-realm-domain as a Standard Schema. */
-export const UpdateRealmDomainResponseSchema = /* @__PURE__ */ checkSchema(checkUpdateRealmDomainResponse, matchesUpdateChannelFolderResponse);
+export const UpdateRealmDomainResponseSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Decodes the parameters of GET /api/v1/realm/linkifiers (get-linkifiers). */
 export function decodeGetLinkifiers(raw) {
     const value = {};
@@ -8814,14 +8055,14 @@ export function decodeUpdateScheduledMessage(raw) {
 }
 /** Checks a success body of PATCH /api/v1/scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
 export function validateUpdateScheduledMessageResponse(body, options) {
-    return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateScheduledMessageResponse, body, options);
+    return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 /**
  * Every declared response of update-scheduled-message: status key, then media type, then its
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_SCHEDULED_MESSAGE_RESPONSES = {
-    "200": { "application/json": checkUpdateScheduledMessageResponse },
+    "200": { "application/json": checkSuccessEnvelope },
     "400": { "application/json": checkUpdateScheduledMessageResponse400 },
     "401": { "application/json": checkUnauthorizedError },
     "405": { "application/json": checkMethodNotAllowedError },
@@ -8852,7 +8093,7 @@ export function validateUpdateScheduledMessageResponseHeaders(status, headers, o
 /** The request decoder of update-scheduled-message as a Standard Schema: a `RawRequest` in, its parameters out. */
 export const UpdateScheduledMessageRequestSchema = /* @__PURE__ */ decoderSchema(decodeUpdateScheduledMessage);
 /** The success body check of update-scheduled-message as a Standard Schema. */
-export const UpdateScheduledMessageResponseSchema = /* @__PURE__ */ checkSchema(checkUpdateScheduledMessageResponse, matchesUpdateChannelFolderResponse);
+export const UpdateScheduledMessageResponseSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Decodes the parameters of PATCH /api/v1/streams/{stream_id} (update-stream). */
 export function decodeUpdateStream(raw) {
     const value = {};
@@ -9101,14 +8342,14 @@ export function decodeUpdateStream(raw) {
 }
 /** Checks a success body of PATCH /api/v1/streams/{stream_id} (update-stream). */
 export function validateUpdateStreamResponse(body, options) {
-    return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateStreamResponse, body, options);
+    return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 /**
  * Every declared response of update-stream: status key, then media type, then its
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_STREAM_RESPONSES = {
-    "200": { "application/json": checkUpdateStreamResponse },
+    "200": { "application/json": checkSuccessEnvelope },
     "400": { "application/json": checkBadRequestError },
     "401": { "application/json": checkUnauthorizedError },
     "405": { "application/json": checkMethodNotAllowedError },
@@ -9139,7 +8380,7 @@ export function validateUpdateStreamResponseHeaders(status, headers, options) {
 /** The request decoder of update-stream as a Standard Schema: a `RawRequest` in, its parameters out. */
 export const UpdateStreamRequestSchema = /* @__PURE__ */ decoderSchema(decodeUpdateStream);
 /** The success body check of update-stream as a Standard Schema. */
-export const UpdateStreamResponseSchema = /* @__PURE__ */ checkSchema(checkUpdateStreamResponse, matchesUpdateChannelFolderResponse);
+export const UpdateStreamResponseSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Decodes the parameters of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
 export function decodeUpdateUserGroupSubgroups(raw) {
     const value = {};
@@ -9193,14 +8434,14 @@ export function decodeUpdateUserGroupSubgroups(raw) {
 }
 /** Checks a success body of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
 export function validateUpdateUserGroupSubgroupsResponse(body, options) {
-    return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateUserGroupSubgroupsResponse, body, options);
+    return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 /**
  * Every declared response of update-user-group-subgroups: status key, then media type, then its
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_USER_GROUP_SUBGROUPS_RESPONSES = {
-    "200": { "application/json": checkUpdateUserGroupSubgroupsResponse },
+    "200": { "application/json": checkSuccessEnvelope },
     "400": { "application/json": checkBadRequestError },
     "401": { "application/json": checkUnauthorizedError },
     "405": { "application/json": checkMethodNotAllowedError },
@@ -9231,7 +8472,7 @@ export function validateUpdateUserGroupSubgroupsResponseHeaders(status, headers,
 /** The request decoder of update-user-group-subgroups as a Standard Schema: a `RawRequest` in, its parameters out. */
 export const UpdateUserGroupSubgroupsRequestSchema = /* @__PURE__ */ decoderSchema(decodeUpdateUserGroupSubgroups);
 /** The success body check of update-user-group-subgroups as a Standard Schema. */
-export const UpdateUserGroupSubgroupsResponseSchema = /* @__PURE__ */ checkSchema(checkUpdateUserGroupSubgroupsResponse, matchesUpdateChannelFolderResponse);
+export const UpdateUserGroupSubgroupsResponseSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Decodes the parameters of POST /api/v1/user_uploads (upload-file). */
 export function decodeUploadFile(raw) {
     const value = {};
@@ -9521,14 +8762,14 @@ export function decodeUpdateStatus(raw) {
 }
 /** Checks a success body of POST /api/v1/users/me/status (update-status). */
 export function validateUpdateStatusResponse(body, options) {
-    return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateStatusResponse, body, options);
+    return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 /**
  * Every declared response of update-status: status key, then media type, then its
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_STATUS_RESPONSES = {
-    "200": { "application/json": checkUpdateStatusResponse },
+    "200": { "application/json": checkSuccessEnvelope },
     "400": { "application/json": checkBadRequestError },
     "401": { "application/json": checkUnauthorizedError },
     "405": { "application/json": checkMethodNotAllowedError },
@@ -9559,7 +8800,7 @@ export function validateUpdateStatusResponseHeaders(status, headers, options) {
 /** The request decoder of update-status as a Standard Schema: a `RawRequest` in, its parameters out. */
 export const UpdateStatusRequestSchema = /* @__PURE__ */ decoderSchema(decodeUpdateStatus);
 /** The success body check of update-status as a Standard Schema. */
-export const UpdateStatusResponseSchema = /* @__PURE__ */ checkSchema(checkUpdateStatusResponse, matchesUpdateChannelFolderResponse);
+export const UpdateStatusResponseSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Decodes the parameters of PATCH /api/v1/users/{user_id} (update-user). */
 export function decodeUpdateUser(raw) {
     const value = {};
@@ -9634,14 +8875,14 @@ export function decodeUpdateUser(raw) {
 }
 /** Checks a success body of PATCH /api/v1/users/{user_id} (update-user). */
 export function validateUpdateUserResponse(body, options) {
-    return matchesUpdateChannelFolderResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateUserResponse, body, options);
+    return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
 /**
  * Every declared response of update-user: status key, then media type, then its
  * check (`null`: a body that is not JSON, nothing to check).
  */
 const UPDATE_USER_RESPONSES = {
-    "200": { "application/json": checkUpdateUserResponse },
+    "200": { "application/json": checkSuccessEnvelope },
     "400": { "application/json": checkBadRequestError },
     "401": { "application/json": checkUnauthorizedError },
     "405": { "application/json": checkMethodNotAllowedError },
@@ -9672,7 +8913,7 @@ export function validateUpdateUserResponseHeaders(status, headers, options) {
 /** The request decoder of update-user as a Standard Schema: a `RawRequest` in, its parameters out. */
 export const UpdateUserRequestSchema = /* @__PURE__ */ decoderSchema(decodeUpdateUser);
 /** The success body check of update-user as a Standard Schema. */
-export const UpdateUserResponseSchema = /* @__PURE__ */ checkSchema(checkUpdateUserResponse, matchesUpdateChannelFolderResponse);
+export const UpdateUserResponseSchema = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 /** Checks any error body the spec knows, by its `code`. */
 export function validateErrorBody(body, options) {
     return validateWith(checkErrorBody, body, options);

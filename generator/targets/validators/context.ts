@@ -167,6 +167,15 @@ export class EmitContext {
     return fnName;
   }
 
+  /** The named schema whose node `schema` is (a response the model resolved to the schema it names), if any. */
+  namedOf(schema: Schema): NamedSchema | undefined {
+    if (schema.kind === 'ref') return this.named.get(schema.name);
+    this.byNode ??= new Map(this.model.schemas.map((s) => [s.schema, s]));
+    return this.byNode.get(schema);
+  }
+
+  private byNode: Map<Schema, NamedSchema> | undefined;
+
   namedSchema(name: string): NamedSchema {
     const found = this.named.get(name);
     if (found === undefined) throw new Error(`reference to unknown schema "${name}"`);

@@ -28,11 +28,18 @@ export interface OwnFunction {
 export function responseFunction(operation: Operation, ctx: EmitContext, own: OwnFunction[]): { name: string; test: string } {
   const schema = operation.success.schema;
   const label = `${operation.names.pascal}Response`;
-  if (schema.kind === 'ref') return { name: ctx.schemaFunction(schema.name), test: predicateOf(schema, ctx, label) };
+  const named = plainNamed(schema, ctx);
+  if (named !== undefined) return { name: ctx.schemaFunction(named), test: predicateOf({ kind: 'ref', name: named }, ctx, label) };
   const name = ctx.names.unique(`check${label}`);
   const body = checkFunctionBody(schema, ctx, new Scope(), label);
   own.push({ name, comment: `Success body of ${commentText(`${operation.method.toUpperCase()} ${ctx.model.basePath}${operation.path}`)}.`, body });
   return { name, test: predicateOf(schema, ctx, label) };
+}
+
+/** The name of the schema a body is, when it is one named schema and nothing more: its check function serves. */
+function plainNamed(schema: Schema, ctx: EmitContext): string | undefined {
+  if (schema.kind === 'ref') return schema.allOf === undefined && schema.not === undefined ? schema.name : undefined;
+  return ctx.namedOf(schema)?.name;
 }
 
 /** The body of the check function for any error envelope the spec knows, told apart by its `code`. */
@@ -73,7 +80,8 @@ export function responseTable(operation: Operation, ctx: EmitContext, primary: s
         firstJson = false;
         return { type: content.mediaType, fn: primary };
       }
-      if (content.schema.kind === 'ref') return { type: content.mediaType, fn: ctx.schemaFunction(content.schema.name) };
+      const named = plainNamed(content.schema, ctx);
+      if (named !== undefined) return { type: content.mediaType, fn: ctx.schemaFunction(named) };
       const label = `${operation.names.pascal}Response${statusWord(key)}${index === 0 ? '' : `Media${index + 1}`}`;
       const name = ctx.names.unique(`check${label}`);
       own.push({ name, comment: `Body of ${key} ${commentText(content.mediaType)} of ${commentText(operation.id)}.`, body: checkFunctionBody(content.schema, ctx, new Scope(), label) });
@@ -103,8 +111,9 @@ export function headerTable(operation: Operation, ctx: EmitContext, own: OwnFunc
       const list = shape === 'array';
       const kinds = list ? (resolved.kind === 'array' && resolved.items !== undefined ? scalarKinds(ctx.resolve(resolved.items), ctx) : ctx.use('SCALAR_STRING')) : scalarKinds(resolved, ctx);
       let fn: string;
-      if (header.schema.kind === 'ref') {
-        fn = ctx.schemaFunction(header.schema.name);
+      const named = plainNamed(header.schema, ctx);
+      if (named !== undefined) {
+        fn = ctx.schemaFunction(named);
       } else {
         const label = `${operation.names.pascal}Response${statusWord(key)}Header${header.names.pascal}`;
         fn = ctx.names.unique(`check${label}`);
