@@ -237,7 +237,7 @@ export type JsonReader = (c: JsonCursor) => unknown;
 /** What a reader returns for text it leaves to JSON.parse. */
 export const JSON_MISS: unique symbol = Symbol('left to JSON.parse');
 
-const jsonCursor = new JsonCursor();
+const jsonCursor = /* @__PURE__ */ new JsonCursor();
 
 function readWholeJson(text: string, reader: JsonReader): unknown {
   jsonCursor.s = text;

@@ -149,7 +149,7 @@ export class JsonCursor {
 }
 /** What a reader returns for text it leaves to JSON.parse. */
 export const JSON_MISS = Symbol('left to JSON.parse');
-const jsonCursor = new JsonCursor();
+const jsonCursor = /* @__PURE__ */ new JsonCursor();
 function readWholeJson(text, reader) {
     jsonCursor.s = text;
     jsonCursor.at = 0;
