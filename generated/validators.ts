@@ -7677,7 +7677,8 @@ export function validateResponse(
   body: unknown,
   options?: ValidateOptions,
 ): Issue[] | undefined {
-  return responseChecks[operation](status, mediaType, body, options);
+  const checks: Readonly<Record<string, (status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions) => Issue[] | undefined>> = responseChecks;
+  return checks[operation]!(status, mediaType, body, options);
 }
 
 const responseHeaderChecks: {
@@ -7720,7 +7721,8 @@ export function validateResponseHeaders(
   headers: HeadersLike,
   options?: ValidateOptions,
 ): Issue[] | undefined {
-  return responseHeaderChecks[operation](status, headers, options);
+  const checks: Readonly<Record<string, (status: number, headers: HeadersLike, options?: ValidateOptions) => Issue[] | undefined>> = responseHeaderChecks;
+  return checks[operation]!(status, headers, options);
 }
 
 /** The same checks as `(body, options) => Issue[]`, by operation, status key and media type. */

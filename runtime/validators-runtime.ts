@@ -177,6 +177,7 @@ export function decoderSchema<P>(decode: (raw: RawRequest) => Decoded<P>): Stand
       version: 1,
       vendor: STANDARD_VENDOR,
       validate(value: unknown): StandardSchemaV1Result<P> {
+        if (typeof value !== 'object' || value === null) return { issues: [{ message: 'must be a request: { path, query, body }' }] };
         const decoded = decode(value as RawRequest);
         return decoded.ok ? { value: decoded.value } : { issues: [{ message: decoded.error.msg, path: [decoded.error.parameter] }] };
       },

@@ -96,6 +96,8 @@ export function decoderSchema(decode) {
             version: 1,
             vendor: STANDARD_VENDOR,
             validate(value) {
+                if (typeof value !== 'object' || value === null)
+                    return { issues: [{ message: 'must be a request: { path, query, body }' }] };
                 const decoded = decode(value);
                 return decoded.ok ? { value: decoded.value } : { issues: [{ message: decoded.error.msg, path: [decoded.error.parameter] }] };
             },

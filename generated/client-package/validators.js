@@ -8999,7 +8999,8 @@ const responseChecks = {
  * media type is not declared for the status.
  */
 export function validateResponse(operation, status, mediaType, body, options) {
-    return responseChecks[operation](status, mediaType, body, options);
+    const checks = responseChecks;
+    return checks[operation](status, mediaType, body, options);
 }
 const responseHeaderChecks = {
     createVideoCall: validateCreateVideoCallResponseHeaders,
@@ -9033,7 +9034,8 @@ const responseHeaderChecks = {
  * or none is declared.
  */
 export function validateResponseHeaders(operation, status, headers, options) {
-    return responseHeaderChecks[operation](status, headers, options);
+    const checks = responseHeaderChecks;
+    return checks[operation](status, headers, options);
 }
 /** The same checks as `(body, options) => Issue[]`, by operation, status key and media type. */
 export const responseBodyValidators = /* @__PURE__ */ responseValidatorTables({
