@@ -2,38 +2,62 @@
 // change the spec or the templates and regenerate with `npm run generate`.
 
 import type {
+  components,
   CreateVideoCallParams,
+  CreateVideoCallResponse,
   UpdateChannelFolderParams,
+  UpdateChannelFolderResponse,
   FetchApiKeyParams,
+  FetchApiKeyResponse,
   SendInvitesParams,
+  SendInvitesResponse,
   MarkTopicAsReadParams,
+  MarkTopicAsReadResponse,
   UpdateMessageFlagsForNarrowParams,
+  UpdateMessageFlagsForNarrowResponse,
   GetMessageParams,
+  GetMessageResponse,
   GetMessageHistoryParams,
+  GetMessageHistoryResponse,
   RemoveReactionParams,
+  RemoveReactionResponse,
   ReportMessageParams,
+  ReportMessageResponse,
   UpdateRealmDomainParams,
+  UpdateRealmDomainResponse,
   GetLinkifiersParams,
+  GetLinkifiersResponse,
   AddCodePlaygroundParams,
+  AddCodePlaygroundResponse,
   CreateMessageReminderParams,
+  CreateMessageReminderResponse,
   UpdateScheduledMessageParams,
+  UpdateScheduledMessageResponse,
   UpdateStreamParams,
+  UpdateStreamResponse,
   UpdateUserGroupSubgroupsParams,
+  UpdateUserGroupSubgroupsResponse,
   UploadFileParams,
+  UploadFileResponse,
   GetOwnUserParams,
+  GetOwnUserResponse,
   UpdatePresenceParams,
+  UpdatePresenceResponse,
   UpdateStatusParams,
+  UpdateStatusResponse,
   UpdateUserParams,
+  UpdateUserResponse,
 } from './types.js';
-import type { Decoded, Failure, HeadersLike, HeaderTable, Issue, RawRequest, ResponseCheck, ResponseTable, ValidateOptions } from './validators-runtime.js';
+import type { Decoded, Failure, HeaderTable, HeadersLike, Issue, JsonCursor, RawRequest, ResponseCheck, ResponseTable, StandardSchemaV1, ValidateOptions } from './validators-runtime.js';
 import {
   INVALID_JSON,
   JSON_MISS,
-  JsonCursor,
   SCALAR_INTEGER,
   checkResponse,
   checkResponseHeaders,
+  checkSchema,
   codePointLength,
+  decoderSchema,
   invalid,
   invalidFrom,
   invalidJson,
@@ -59,147 +83,253 @@ import {
   wrongFileCount,
 } from './validators-runtime.js';
 
-export type { Decoded, DecodeError, Issue, RawRequest, ResponseCheck, ValidateOptions } from './validators-runtime.js';
+export type { Decoded, DecodeError, Issue, RawRequest, ResponseCheck, StandardSchemaV1, ValidateOptions } from './validators-runtime.js';
 
-const PARAMETERS_1 = new Set<string>([]);
-const matches1 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
+const CREATE_VIDEO_CALL_PARAMETERS = /* @__PURE__ */ new Set<string>([]);
+const matchesCreateVideoCallResponse = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
     }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    const x5 = o1["url"];
-    if (typeof x5 !== "string") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "url") {
-          return false;
-        }
-      }
+  }
+  const url = record["url"];
+  if (typeof url !== "string") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "url") return false;
     }
   }
   return true;
 };
-const PARAMETERS_2 = new Set<string>(["channel_folder_id", "name", "description", "is_archived"]);
-const matches2 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          return false;
-        }
-      }
+const matchesBadRequestError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "error") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const code = record["code"];
+  if (code !== "BAD_REQUEST") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "code") return false;
     }
   }
   return true;
 };
-const PARAMETERS_3 = new Set<string>(["username", "password"]);
-const KEYS_1 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "api_key", "email", "user_id"]);
-const matches3 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    const x5 = o1["api_key"];
-    if (typeof x5 !== "string") {
-      return false;
-    }
-    const x6 = o1["email"];
-    if (typeof x6 !== "string") {
-      return false;
-    }
-    const x7 = o1["user_id"];
-    if (!Number.isInteger(x7)) {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_1.has(k1)) {
-          return false;
-        }
-      }
+const matchesUnauthorizedError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "error") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const code = record["code"];
+  if (code !== "UNAUTHORIZED") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "code") return false;
     }
   }
   return true;
 };
-const ENUM_1 = new Set<number>([100, 200, 300, 400, 600]);
-const PARAMETERS_4 = new Set<string>(["invitee_emails", "invite_expires_in_minutes", "invite_as", "stream_ids", "group_ids", "include_realm_default_subscriptions", "notify_referrer_on_join", "welcome_message_custom_text"]);
-const PARAMETERS_5 = new Set<string>(["stream_id", "topic_name"]);
-const PATTERN_1 = new RegExp("^([0-9]+|newest|oldest|first_unread)$");
-const readJson1 = (c: JsonCursor): unknown => {
+const matchesMethodNotAllowedError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "error") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const code = record["code"];
+  if (code !== "METHOD_NOT_ALLOWED") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "code") return false;
+    }
+  }
+  return true;
+};
+const matchesInternalError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "error") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const code = record["code"];
+  if (code !== "INTERNAL_ERROR") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "code") return false;
+    }
+  }
+  return true;
+};
+const UPDATE_CHANNEL_FOLDER_PARAMETERS = /* @__PURE__ */ new Set<string>(["channel_folder_id", "name", "description", "is_archived"]);
+const matchesSuccessEnvelope = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
+    }
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") return false;
+    }
+  }
+  return true;
+};
+const FETCH_API_KEY_PARAMETERS = /* @__PURE__ */ new Set<string>(["username", "password"]);
+const FETCH_API_KEY_RESPONSE_KEYS = /* @__PURE__ */ new Set<string>(["result", "msg", "ignored_parameters_unsupported", "api_key", "email", "user_id"]);
+const matchesFetchApiKeyResponse = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
+    }
+  }
+  const api_key = record["api_key"];
+  if (typeof api_key !== "string") return false;
+  const email = record["email"];
+  if (typeof email !== "string") return false;
+  const user_id = record["user_id"];
+  if (!Number.isInteger(user_id)) return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!FETCH_API_KEY_RESPONSE_KEYS.has(key)) return false;
+    }
+  }
+  return true;
+};
+const matchesRateLimitError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "error") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const code = record["code"];
+  if (code !== "RATE_LIMIT_HIT") return false;
+  const retry_after = record["retry-after"];
+  if (!Number.isFinite(retry_after)) return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "code" && key !== "retry-after") return false;
+    }
+  }
+  return true;
+};
+const SEND_INVITES_INVITE_AS_VALUES = /* @__PURE__ */ new Set<number>([100, 200, 300, 400, 600]);
+const SEND_INVITES_PARAMETERS = /* @__PURE__ */ new Set<string>(["invitee_emails", "invite_expires_in_minutes", "invite_as", "stream_ids", "group_ids", "include_realm_default_subscriptions", "notify_referrer_on_join", "welcome_message_custom_text"]);
+const INVITATION_FAILED_ERROR_KEYS = /* @__PURE__ */ new Set<string>(["result", "msg", "code", "errors", "daily_limit_reached", "license_limit_reached", "sent_invitations"]);
+const matchesInvitationFailedError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "error") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const code = record["code"];
+  if (code !== "INVITATION_FAILED") return false;
+  const errors = record["errors"];
+  if (!Array.isArray(errors)) return false;
+  for (let errors_i = 0; errors_i < errors.length; errors_i++) {
+    const errors_item: unknown = errors[errors_i];
+    if (!Array.isArray(errors_item)) return false;
+    if (errors_item.length < 3) return false;
+    if (errors_item.length > 3) return false;
+    if (errors_item.length > 0) {
+      const errors_item_item_0: unknown = errors_item[0];
+      if (typeof errors_item_item_0 !== "string") return false;
+    }
+    if (errors_item.length > 1) {
+      const errors_item_item_1: unknown = errors_item[1];
+      if (typeof errors_item_item_1 !== "string") return false;
+    }
+    if (errors_item.length > 2) {
+      const errors_item_item_2: unknown = errors_item[2];
+      if (typeof errors_item_item_2 !== "boolean") return false;
+    }
+  }
+  const daily_limit_reached = record["daily_limit_reached"];
+  if (typeof daily_limit_reached !== "boolean") return false;
+  const license_limit_reached = record["license_limit_reached"];
+  if (typeof license_limit_reached !== "boolean") return false;
+  const sent_invitations = record["sent_invitations"];
+  if (typeof sent_invitations !== "boolean") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!INVITATION_FAILED_ERROR_KEYS.has(key)) return false;
+    }
+  }
+  return true;
+};
+const matchesSendInvitesResponse400 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const code = record["code"];
+  switch (code) {
+    case "BAD_REQUEST": {
+      if (!matchesBadRequestError(v, strict)) return false;
+      break;
+    }
+    case "INVITATION_FAILED": {
+      if (!matchesInvitationFailedError(v, strict)) return false;
+      break;
+    }
+    default: {
+      return false;
+    }
+  }
+  return true;
+};
+const MARK_TOPIC_AS_READ_PARAMETERS = /* @__PURE__ */ new Set<string>(["stream_id", "topic_name"]);
+const UPDATE_MESSAGE_FLAGS_FOR_NARROW_ANCHOR_PATTERN = /* @__PURE__ */ new RegExp("^([0-9]+|newest|oldest|first_unread)$");
+const readJsonUpdateMessageFlagsForNarrowNarrow = (c: JsonCursor): unknown => {
   const a: unknown[] = [];
   const open = jsonOpen(c, 91, 93);
   if (open < 0) return readJsonValue(c);
@@ -222,7 +352,7 @@ const readJsonNarrowTermObject = (c: JsonCursor): unknown => {
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = jsonField(c, JSON_KEYS_1);
+    const i = jsonField(c, NARROW_TERM_OBJECT_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonString(c);
@@ -244,21 +374,17 @@ const readJsonNarrowTermObject = (c: JsonCursor): unknown => {
     if (d < 0) return JSON_MISS;
   }
 };
-const JSON_KEYS_1 = ["operator", "operand", "negated"];
-const ENUM_2 = new Set<string>(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
+const NARROW_TERM_OBJECT_JSON_KEYS = ["operator", "operand", "negated"];
+const NARROW_TERM_OPTION2_ITEM0_VALUES = /* @__PURE__ */ new Set<string>(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
 const matchesNarrowOperand = (v: unknown, strict: boolean): boolean => {
   if (typeof v === "string") {
     // Every value of this type matches.
   } else if (typeof v === "number") {
-    if (!Number.isInteger(v)) {
-      return false;
-    }
+    if (!Number.isInteger(v)) return false;
   } else if (Array.isArray(v)) {
-    for (let i1 = 0; i1 < v.length; i1++) {
-      const x1: unknown = v[i1];
-      if (!Number.isInteger(x1)) {
-        return false;
-      }
+    for (let i = 0; i < v.length; i++) {
+      const item: unknown = v[i];
+      if (!Number.isInteger(item)) return false;
     }
   } else {
     return false;
@@ -266,36 +392,23 @@ const matchesNarrowOperand = (v: unknown, strict: boolean): boolean => {
   return true;
 };
 const matchesNarrowTermObject = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["operator"];
-    if (typeof x1 !== "string") {
-      return false;
-    } else if (!ENUM_2.has(x1)) {
-      return false;
-    }
-    const x2 = o1["operand"];
-    if (x2 === undefined) {
-      return false;
-    } else {
-      if (!matchesNarrowOperand(x2, strict)) return false;
-    }
-    const x3 = o1["negated"];
-    if (x3 !== undefined) {
-      if (typeof x3 !== "boolean") {
-        return false;
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "operator" && k1 !== "operand" && k1 !== "negated") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const operator = record["operator"];
+  if (typeof operator !== "string") return false;
+  if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(operator)) return false;
+  const operand = record["operand"];
+  if (operand === undefined) return false;
+  if (!matchesNarrowOperand(operand, strict)) return false;
+  const negated = record["negated"];
+  if (negated !== undefined) {
+    if (typeof negated !== "boolean") return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "operator" && key !== "operand" && key !== "negated") return false;
     }
   }
   return true;
@@ -304,871 +417,646 @@ const matchesNarrowTerm = (v: unknown, strict: boolean): boolean => {
   if (typeof v === "object" && v !== null && !Array.isArray(v)) {
     if (!matchesNarrowTermObject(v, strict)) return false;
   } else if (Array.isArray(v)) {
-    if (v.length < 2) {
-      return false;
-    }
-    if (v.length > 2) {
-      return false;
-    }
+    if (v.length < 2) return false;
+    if (v.length > 2) return false;
     if (v.length > 0) {
-      const x1: unknown = v[0];
-      if (typeof x1 !== "string") {
-        return false;
-      } else if (!ENUM_2.has(x1)) {
-        return false;
-      }
+      const item_0: unknown = v[0];
+      if (typeof item_0 !== "string") return false;
+      if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(item_0)) return false;
     }
     if (v.length > 1) {
-      const x2: unknown = v[1];
-      if (!matchesNarrowOperand(x2, strict)) return false;
+      const item_1: unknown = v[1];
+      if (!matchesNarrowOperand(item_1, strict)) return false;
     }
   } else {
     return false;
   }
   return true;
 };
-const PARAMETERS_6 = new Set<string>(["anchor", "include_anchor", "num_before", "num_after", "narrow", "op", "flag"]);
-const KEYS_2 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "processed_count", "updated_count", "first_processed_id", "last_processed_id", "found_oldest", "found_newest", "ignored_because_not_subscribed_channels"]);
-const matches4 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
+const UPDATE_MESSAGE_FLAGS_FOR_NARROW_PARAMETERS = /* @__PURE__ */ new Set<string>(["anchor", "include_anchor", "num_before", "num_after", "narrow", "op", "flag"]);
+const UPDATE_MESSAGE_FLAGS_FOR_NARROW_RESPONSE_KEYS = /* @__PURE__ */ new Set<string>(["result", "msg", "ignored_parameters_unsupported", "processed_count", "updated_count", "first_processed_id", "last_processed_id", "found_oldest", "found_newest", "ignored_because_not_subscribed_channels"]);
+const matchesUpdateMessageFlagsForNarrowResponse = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
+    }
+  }
+  const processed_count = record["processed_count"];
+  if (!Number.isInteger(processed_count)) return false;
+  const updated_count = record["updated_count"];
+  if (!Number.isInteger(updated_count)) return false;
+  const first_processed_id = record["first_processed_id"];
+  if (first_processed_id === undefined) return false;
+  if (typeof first_processed_id === "number") {
+    if (!Number.isInteger(first_processed_id)) return false;
+  } else if (first_processed_id === null) {
+    // Every value of this type matches.
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
+    return false;
+  }
+  const last_processed_id = record["last_processed_id"];
+  if (last_processed_id === undefined) return false;
+  if (typeof last_processed_id === "number") {
+    if (!Number.isInteger(last_processed_id)) return false;
+  } else if (last_processed_id === null) {
+    // Every value of this type matches.
+  } else {
+    return false;
+  }
+  const found_oldest = record["found_oldest"];
+  if (typeof found_oldest !== "boolean") return false;
+  const found_newest = record["found_newest"];
+  if (typeof found_newest !== "boolean") return false;
+  const ignored_because_not_subscribed_channels = record["ignored_because_not_subscribed_channels"];
+  if (ignored_because_not_subscribed_channels !== undefined) {
+    if (!Array.isArray(ignored_because_not_subscribed_channels)) return false;
+    for (let ignored_because_not_subscribed_channels_i = 0; ignored_because_not_subscribed_channels_i < ignored_because_not_subscribed_channels.length; ignored_because_not_subscribed_channels_i++) {
+      const ignored_because_not_subscribed_channels_item: unknown = ignored_because_not_subscribed_channels[ignored_because_not_subscribed_channels_i];
+      if (!Number.isInteger(ignored_because_not_subscribed_channels_item)) return false;
     }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    const x5 = o1["processed_count"];
-    if (!Number.isInteger(x5)) {
-      return false;
-    }
-    const x6 = o1["updated_count"];
-    if (!Number.isInteger(x6)) {
-      return false;
-    }
-    const x7 = o1["first_processed_id"];
-    if (x7 === undefined) {
-      return false;
-    } else if (typeof x7 === "number") {
-      if (!Number.isInteger(x7)) {
-        return false;
-      }
-    } else if (x7 === null) {
-      // Every value of this type matches.
-    } else {
-      return false;
-    }
-    const x8 = o1["last_processed_id"];
-    if (x8 === undefined) {
-      return false;
-    } else if (typeof x8 === "number") {
-      if (!Number.isInteger(x8)) {
-        return false;
-      }
-    } else if (x8 === null) {
-      // Every value of this type matches.
-    } else {
-      return false;
-    }
-    const x9 = o1["found_oldest"];
-    if (typeof x9 !== "boolean") {
-      return false;
-    }
-    const x10 = o1["found_newest"];
-    if (typeof x10 !== "boolean") {
-      return false;
-    }
-    const x11 = o1["ignored_because_not_subscribed_channels"];
-    if (x11 !== undefined) {
-      if (!Array.isArray(x11)) {
-        return false;
-      } else {
-        for (let i2 = 0; i2 < x11.length; i2++) {
-          const x12: unknown = x11[i2];
-          if (!Number.isInteger(x12)) {
-            return false;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_2.has(k1)) {
-          return false;
-        }
-      }
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!UPDATE_MESSAGE_FLAGS_FOR_NARROW_RESPONSE_KEYS.has(key)) return false;
     }
   }
   return true;
 };
-const PARAMETERS_7 = new Set<string>(["message_id", "apply_markdown", "allow_empty_topic_name"]);
+const GET_MESSAGE_PARAMETERS = /* @__PURE__ */ new Set<string>(["message_id", "apply_markdown", "allow_empty_topic_name"]);
 const matchesDisplayRecipientUser = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["id"];
-    if (!Number.isInteger(x1)) {
-      return false;
-    }
-    const x2 = o1["email"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["full_name"];
-    if (typeof x3 !== "string") {
-      return false;
-    }
-    const x4 = o1["is_mirror_dummy"];
-    if (typeof x4 !== "boolean") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "id" && k1 !== "email" && k1 !== "full_name" && k1 !== "is_mirror_dummy") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const id = record["id"];
+  if (!Number.isInteger(id)) return false;
+  const email = record["email"];
+  if (typeof email !== "string") return false;
+  const full_name = record["full_name"];
+  if (typeof full_name !== "string") return false;
+  const is_mirror_dummy = record["is_mirror_dummy"];
+  if (typeof is_mirror_dummy !== "boolean") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "id" && key !== "email" && key !== "full_name" && key !== "is_mirror_dummy") return false;
     }
   }
   return true;
 };
 const matchesTopicLink = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["text"];
-    if (typeof x1 !== "string") {
-      return false;
-    }
-    const x2 = o1["url"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "text" && k1 !== "url") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const text = record["text"];
+  if (typeof text !== "string") return false;
+  const url = record["url"];
+  if (typeof url !== "string") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "text" && key !== "url") return false;
     }
   }
   return true;
 };
 const matchesReaction = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["emoji_name"];
-    if (typeof x1 !== "string") {
-      return false;
-    }
-    const x2 = o1["emoji_code"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["reaction_type"];
-    if (typeof x3 !== "string") {
-      return false;
-    } else if (x3 !== "unicode_emoji" && x3 !== "realm_emoji" && x3 !== "zulip_extra_emoji") {
-      return false;
-    }
-    const x4 = o1["user_id"];
-    if (!Number.isInteger(x4)) {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "emoji_name" && k1 !== "emoji_code" && k1 !== "reaction_type" && k1 !== "user_id") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const emoji_name = record["emoji_name"];
+  if (typeof emoji_name !== "string") return false;
+  const emoji_code = record["emoji_code"];
+  if (typeof emoji_code !== "string") return false;
+  const reaction_type = record["reaction_type"];
+  if (typeof reaction_type !== "string") return false;
+  if (reaction_type !== "unicode_emoji" && reaction_type !== "realm_emoji" && reaction_type !== "zulip_extra_emoji") return false;
+  const user_id = record["user_id"];
+  if (!Number.isInteger(user_id)) return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "emoji_name" && key !== "emoji_code" && key !== "reaction_type" && key !== "user_id") return false;
     }
   }
   return true;
 };
-const KEYS_3 = new Set<string>(["id", "message_id", "sender_id", "msg_type", "content"]);
+const SUBMESSAGE_KEYS = /* @__PURE__ */ new Set<string>(["id", "message_id", "sender_id", "msg_type", "content"]);
 const matchesSubmessage = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["id"];
-    if (!Number.isInteger(x1)) {
-      return false;
-    }
-    const x2 = o1["message_id"];
-    if (!Number.isInteger(x2)) {
-      return false;
-    }
-    const x3 = o1["sender_id"];
-    if (!Number.isInteger(x3)) {
-      return false;
-    }
-    const x4 = o1["msg_type"];
-    if (typeof x4 !== "string") {
-      return false;
-    }
-    const x5 = o1["content"];
-    if (typeof x5 !== "string") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_3.has(k1)) {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const id = record["id"];
+  if (!Number.isInteger(id)) return false;
+  const message_id = record["message_id"];
+  if (!Number.isInteger(message_id)) return false;
+  const sender_id = record["sender_id"];
+  if (!Number.isInteger(sender_id)) return false;
+  const msg_type = record["msg_type"];
+  if (typeof msg_type !== "string") return false;
+  const content = record["content"];
+  if (typeof content !== "string") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!SUBMESSAGE_KEYS.has(key)) return false;
     }
   }
   return true;
 };
-const KEYS_4 = new Set<string>(["user_id", "timestamp", "prev_content", "prev_rendered_content", "prev_stream", "stream", "prev_topic", "topic"]);
+const EDIT_HISTORY_ENTRY_KEYS = /* @__PURE__ */ new Set<string>(["user_id", "timestamp", "prev_content", "prev_rendered_content", "prev_stream", "stream", "prev_topic", "topic"]);
 const matchesEditHistoryEntry = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const user_id = record["user_id"];
+  if (user_id === undefined) return false;
+  if (typeof user_id === "number") {
+    if (!Number.isInteger(user_id)) return false;
+  } else if (user_id === null) {
+    // Every value of this type matches.
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["user_id"];
-    if (x1 === undefined) {
-      return false;
-    } else if (typeof x1 === "number") {
-      if (!Number.isInteger(x1)) {
-        return false;
-      }
-    } else if (x1 === null) {
-      // Every value of this type matches.
-    } else {
-      return false;
-    }
-    const x2 = o1["timestamp"];
-    if (!Number.isInteger(x2)) {
-      return false;
-    }
-    const x3 = o1["prev_content"];
-    if (x3 !== undefined) {
-      if (typeof x3 !== "string") {
-        return false;
-      }
-    }
-    const x4 = o1["prev_rendered_content"];
-    if (x4 !== undefined) {
-      if (typeof x4 !== "string") {
-        return false;
-      }
-    }
-    const x5 = o1["prev_stream"];
-    if (x5 !== undefined) {
-      if (!Number.isInteger(x5)) {
-        return false;
-      }
-    }
-    const x6 = o1["stream"];
-    if (x6 !== undefined) {
-      if (!Number.isInteger(x6)) {
-        return false;
-      }
-    }
-    const x7 = o1["prev_topic"];
-    if (x7 !== undefined) {
-      if (typeof x7 !== "string") {
-        return false;
-      }
-    }
-    const x8 = o1["topic"];
-    if (x8 !== undefined) {
-      if (typeof x8 !== "string") {
-        return false;
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_4.has(k1)) {
-          return false;
-        }
-      }
+    return false;
+  }
+  const timestamp = record["timestamp"];
+  if (!Number.isInteger(timestamp)) return false;
+  const prev_content = record["prev_content"];
+  if (prev_content !== undefined) {
+    if (typeof prev_content !== "string") return false;
+  }
+  const prev_rendered_content = record["prev_rendered_content"];
+  if (prev_rendered_content !== undefined) {
+    if (typeof prev_rendered_content !== "string") return false;
+  }
+  const prev_stream = record["prev_stream"];
+  if (prev_stream !== undefined) {
+    if (!Number.isInteger(prev_stream)) return false;
+  }
+  const stream = record["stream"];
+  if (stream !== undefined) {
+    if (!Number.isInteger(stream)) return false;
+  }
+  const prev_topic = record["prev_topic"];
+  if (prev_topic !== undefined) {
+    if (typeof prev_topic !== "string") return false;
+  }
+  const topic = record["topic"];
+  if (topic !== undefined) {
+    if (typeof topic !== "string") return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!EDIT_HISTORY_ENTRY_KEYS.has(key)) return false;
     }
   }
   return true;
 };
-const KEYS_5 = new Set<string>(["id", "type", "sender_id", "sender_email", "sender_full_name", "sender_realm_str", "avatar_url", "client", "content", "content_type", "display_recipient", "recipient_id", "stream_id", "subject", "topic_links", "is_me_message", "reactions", "submessages", "timestamp", "last_edit_timestamp", "last_moved_timestamp", "edit_history", "flags"]);
+const MESSAGE_KEYS = /* @__PURE__ */ new Set<string>(["id", "type", "sender_id", "sender_email", "sender_full_name", "sender_realm_str", "avatar_url", "client", "content", "content_type", "display_recipient", "recipient_id", "stream_id", "subject", "topic_links", "is_me_message", "reactions", "submessages", "timestamp", "last_edit_timestamp", "last_moved_timestamp", "edit_history", "flags"]);
 const matchesMessage = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const id = record["id"];
+  if (!Number.isInteger(id)) return false;
+  const type_ = record["type"];
+  if (typeof type_ !== "string") return false;
+  if (type_ !== "stream" && type_ !== "private") return false;
+  const sender_id = record["sender_id"];
+  if (!Number.isInteger(sender_id)) return false;
+  const sender_email = record["sender_email"];
+  if (typeof sender_email !== "string") return false;
+  const sender_full_name = record["sender_full_name"];
+  if (typeof sender_full_name !== "string") return false;
+  const sender_realm_str = record["sender_realm_str"];
+  if (typeof sender_realm_str !== "string") return false;
+  const avatar_url = record["avatar_url"];
+  if (avatar_url === undefined) return false;
+  if (typeof avatar_url === "string") {
+    // Every value of this type matches.
+  } else if (avatar_url === null) {
+    // Every value of this type matches.
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["id"];
-    if (!Number.isInteger(x1)) {
-      return false;
+    return false;
+  }
+  const client = record["client"];
+  if (typeof client !== "string") return false;
+  const content = record["content"];
+  if (typeof content !== "string") return false;
+  const content_type = record["content_type"];
+  if (typeof content_type !== "string") return false;
+  if (content_type !== "text/html" && content_type !== "text/x-markdown") return false;
+  const display_recipient = record["display_recipient"];
+  if (display_recipient === undefined) return false;
+  if (typeof display_recipient === "string") {
+    // Every value of this type matches.
+  } else if (Array.isArray(display_recipient)) {
+    for (let display_recipient_i = 0; display_recipient_i < display_recipient.length; display_recipient_i++) {
+      const display_recipient_item: unknown = display_recipient[display_recipient_i];
+      if (!matchesDisplayRecipientUser(display_recipient_item, strict)) return false;
     }
-    const x2 = o1["type"];
-    if (typeof x2 !== "string") {
-      return false;
-    } else if (x2 !== "stream" && x2 !== "private") {
-      return false;
+  } else {
+    return false;
+  }
+  const recipient_id = record["recipient_id"];
+  if (!Number.isInteger(recipient_id)) return false;
+  const stream_id = record["stream_id"];
+  if (stream_id !== undefined) {
+    if (!Number.isInteger(stream_id)) return false;
+  }
+  const subject = record["subject"];
+  if (typeof subject !== "string") return false;
+  const topic_links = record["topic_links"];
+  if (!Array.isArray(topic_links)) return false;
+  for (let topic_links_i = 0; topic_links_i < topic_links.length; topic_links_i++) {
+    const topic_links_item: unknown = topic_links[topic_links_i];
+    if (!matchesTopicLink(topic_links_item, strict)) return false;
+  }
+  const is_me_message = record["is_me_message"];
+  if (typeof is_me_message !== "boolean") return false;
+  const reactions = record["reactions"];
+  if (!Array.isArray(reactions)) return false;
+  for (let reactions_i = 0; reactions_i < reactions.length; reactions_i++) {
+    const reactions_item: unknown = reactions[reactions_i];
+    if (!matchesReaction(reactions_item, strict)) return false;
+  }
+  const submessages = record["submessages"];
+  if (!Array.isArray(submessages)) return false;
+  for (let submessages_i = 0; submessages_i < submessages.length; submessages_i++) {
+    const submessages_item: unknown = submessages[submessages_i];
+    if (!matchesSubmessage(submessages_item, strict)) return false;
+  }
+  const timestamp = record["timestamp"];
+  if (!Number.isInteger(timestamp)) return false;
+  const last_edit_timestamp = record["last_edit_timestamp"];
+  if (last_edit_timestamp !== undefined) {
+    if (!Number.isInteger(last_edit_timestamp)) return false;
+  }
+  const last_moved_timestamp = record["last_moved_timestamp"];
+  if (last_moved_timestamp !== undefined) {
+    if (!Number.isInteger(last_moved_timestamp)) return false;
+  }
+  const edit_history = record["edit_history"];
+  if (edit_history !== undefined) {
+    if (!Array.isArray(edit_history)) return false;
+    for (let edit_history_i = 0; edit_history_i < edit_history.length; edit_history_i++) {
+      const edit_history_item: unknown = edit_history[edit_history_i];
+      if (!matchesEditHistoryEntry(edit_history_item, strict)) return false;
     }
-    const x3 = o1["sender_id"];
-    if (!Number.isInteger(x3)) {
-      return false;
-    }
-    const x4 = o1["sender_email"];
-    if (typeof x4 !== "string") {
-      return false;
-    }
-    const x5 = o1["sender_full_name"];
-    if (typeof x5 !== "string") {
-      return false;
-    }
-    const x6 = o1["sender_realm_str"];
-    if (typeof x6 !== "string") {
-      return false;
-    }
-    const x7 = o1["avatar_url"];
-    if (x7 === undefined) {
-      return false;
-    } else if (typeof x7 === "string") {
-      // Every value of this type matches.
-    } else if (x7 === null) {
-      // Every value of this type matches.
-    } else {
-      return false;
-    }
-    const x8 = o1["client"];
-    if (typeof x8 !== "string") {
-      return false;
-    }
-    const x9 = o1["content"];
-    if (typeof x9 !== "string") {
-      return false;
-    }
-    const x10 = o1["content_type"];
-    if (typeof x10 !== "string") {
-      return false;
-    } else if (x10 !== "text/html" && x10 !== "text/x-markdown") {
-      return false;
-    }
-    const x11 = o1["display_recipient"];
-    if (x11 === undefined) {
-      return false;
-    } else if (typeof x11 === "string") {
-      // Every value of this type matches.
-    } else if (Array.isArray(x11)) {
-      for (let i1 = 0; i1 < x11.length; i1++) {
-        const x12: unknown = x11[i1];
-        if (!matchesDisplayRecipientUser(x12, strict)) return false;
-      }
-    } else {
-      return false;
-    }
-    const x13 = o1["recipient_id"];
-    if (!Number.isInteger(x13)) {
-      return false;
-    }
-    const x14 = o1["stream_id"];
-    if (x14 !== undefined) {
-      if (!Number.isInteger(x14)) {
-        return false;
-      }
-    }
-    const x15 = o1["subject"];
-    if (typeof x15 !== "string") {
-      return false;
-    }
-    const x16 = o1["topic_links"];
-    if (!Array.isArray(x16)) {
-      return false;
-    } else {
-      for (let i2 = 0; i2 < x16.length; i2++) {
-        const x17: unknown = x16[i2];
-        if (!matchesTopicLink(x17, strict)) return false;
-      }
-    }
-    const x18 = o1["is_me_message"];
-    if (typeof x18 !== "boolean") {
-      return false;
-    }
-    const x19 = o1["reactions"];
-    if (!Array.isArray(x19)) {
-      return false;
-    } else {
-      for (let i3 = 0; i3 < x19.length; i3++) {
-        const x20: unknown = x19[i3];
-        if (!matchesReaction(x20, strict)) return false;
-      }
-    }
-    const x21 = o1["submessages"];
-    if (!Array.isArray(x21)) {
-      return false;
-    } else {
-      for (let i4 = 0; i4 < x21.length; i4++) {
-        const x22: unknown = x21[i4];
-        if (!matchesSubmessage(x22, strict)) return false;
-      }
-    }
-    const x23 = o1["timestamp"];
-    if (!Number.isInteger(x23)) {
-      return false;
-    }
-    const x24 = o1["last_edit_timestamp"];
-    if (x24 !== undefined) {
-      if (!Number.isInteger(x24)) {
-        return false;
-      }
-    }
-    const x25 = o1["last_moved_timestamp"];
-    if (x25 !== undefined) {
-      if (!Number.isInteger(x25)) {
-        return false;
-      }
-    }
-    const x26 = o1["edit_history"];
-    if (x26 !== undefined) {
-      if (!Array.isArray(x26)) {
-        return false;
-      } else {
-        for (let i5 = 0; i5 < x26.length; i5++) {
-          const x27: unknown = x26[i5];
-          if (!matchesEditHistoryEntry(x27, strict)) return false;
-        }
-      }
-    }
-    const x28 = o1["flags"];
-    if (!Array.isArray(x28)) {
-      return false;
-    } else {
-      for (let i6 = 0; i6 < x28.length; i6++) {
-        const x29: unknown = x28[i6];
-        if (typeof x29 !== "string") {
-          return false;
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_5.has(k1)) {
-          return false;
-        }
-      }
+  }
+  const flags = record["flags"];
+  if (!Array.isArray(flags)) return false;
+  for (let flags_i = 0; flags_i < flags.length; flags_i++) {
+    const flags_item: unknown = flags[flags_i];
+    if (typeof flags_item !== "string") return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!MESSAGE_KEYS.has(key)) return false;
     }
   }
   return true;
 };
-const KEYS_6 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "message", "raw_content"]);
-const matches5 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
+const GET_MESSAGE_RESPONSE_KEYS = /* @__PURE__ */ new Set<string>(["result", "msg", "ignored_parameters_unsupported", "message", "raw_content"]);
+const matchesGetMessageResponse = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
     }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    const x5 = o1["message"];
-    if (!matchesMessage(x5, strict)) return false;
-    const x6 = o1["raw_content"];
-    if (typeof x6 !== "string") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_6.has(k1)) {
-          return false;
-        }
-      }
+  }
+  const message = record["message"];
+  if (!matchesMessage(message, strict)) return false;
+  const raw_content = record["raw_content"];
+  if (typeof raw_content !== "string") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!GET_MESSAGE_RESPONSE_KEYS.has(key)) return false;
     }
   }
   return true;
 };
-const PARAMETERS_8 = new Set<string>(["message_id", "allow_empty_topic_name"]);
-const KEYS_7 = new Set<string>(["topic", "content", "rendered_content", "timestamp", "user_id", "prev_topic", "stream", "prev_stream", "prev_content", "prev_rendered_content", "content_html_diff"]);
+const GET_MESSAGE_HISTORY_PARAMETERS = /* @__PURE__ */ new Set<string>(["message_id", "allow_empty_topic_name"]);
+const MESSAGE_HISTORY_SNAPSHOT_KEYS = /* @__PURE__ */ new Set<string>(["topic", "content", "rendered_content", "timestamp", "user_id", "prev_topic", "stream", "prev_stream", "prev_content", "prev_rendered_content", "content_html_diff"]);
 const matchesMessageHistorySnapshot = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const topic = record["topic"];
+  if (typeof topic !== "string") return false;
+  const content = record["content"];
+  if (typeof content !== "string") return false;
+  const rendered_content = record["rendered_content"];
+  if (typeof rendered_content !== "string") return false;
+  const timestamp = record["timestamp"];
+  if (!Number.isInteger(timestamp)) return false;
+  const user_id = record["user_id"];
+  if (user_id === undefined) return false;
+  if (typeof user_id === "number") {
+    if (!Number.isInteger(user_id)) return false;
+  } else if (user_id === null) {
+    // Every value of this type matches.
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["topic"];
-    if (typeof x1 !== "string") {
-      return false;
-    }
-    const x2 = o1["content"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["rendered_content"];
-    if (typeof x3 !== "string") {
-      return false;
-    }
-    const x4 = o1["timestamp"];
-    if (!Number.isInteger(x4)) {
-      return false;
-    }
-    const x5 = o1["user_id"];
-    if (x5 === undefined) {
-      return false;
-    } else if (typeof x5 === "number") {
-      if (!Number.isInteger(x5)) {
-        return false;
-      }
-    } else if (x5 === null) {
-      // Every value of this type matches.
-    } else {
-      return false;
-    }
-    const x6 = o1["prev_topic"];
-    if (x6 !== undefined) {
-      if (typeof x6 !== "string") {
-        return false;
-      }
-    }
-    const x7 = o1["stream"];
-    if (x7 !== undefined) {
-      if (!Number.isInteger(x7)) {
-        return false;
-      }
-    }
-    const x8 = o1["prev_stream"];
-    if (x8 !== undefined) {
-      if (!Number.isInteger(x8)) {
-        return false;
-      }
-    }
-    const x9 = o1["prev_content"];
-    if (x9 !== undefined) {
-      if (typeof x9 !== "string") {
-        return false;
-      }
-    }
-    const x10 = o1["prev_rendered_content"];
-    if (x10 !== undefined) {
-      if (typeof x10 !== "string") {
-        return false;
-      }
-    }
-    const x11 = o1["content_html_diff"];
-    if (x11 !== undefined) {
-      if (typeof x11 !== "string") {
-        return false;
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_7.has(k1)) {
-          return false;
-        }
-      }
+    return false;
+  }
+  const prev_topic = record["prev_topic"];
+  if (prev_topic !== undefined) {
+    if (typeof prev_topic !== "string") return false;
+  }
+  const stream = record["stream"];
+  if (stream !== undefined) {
+    if (!Number.isInteger(stream)) return false;
+  }
+  const prev_stream = record["prev_stream"];
+  if (prev_stream !== undefined) {
+    if (!Number.isInteger(prev_stream)) return false;
+  }
+  const prev_content = record["prev_content"];
+  if (prev_content !== undefined) {
+    if (typeof prev_content !== "string") return false;
+  }
+  const prev_rendered_content = record["prev_rendered_content"];
+  if (prev_rendered_content !== undefined) {
+    if (typeof prev_rendered_content !== "string") return false;
+  }
+  const content_html_diff = record["content_html_diff"];
+  if (content_html_diff !== undefined) {
+    if (typeof content_html_diff !== "string") return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!MESSAGE_HISTORY_SNAPSHOT_KEYS.has(key)) return false;
     }
   }
   return true;
 };
-const matches6 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
+const matchesGetMessageHistoryResponse = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
     }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    const x5 = o1["message_history"];
-    if (!Array.isArray(x5)) {
-      return false;
-    } else {
-      if (x5.length < 1) {
-        return false;
-      }
-      for (let i2 = 0; i2 < x5.length; i2++) {
-        const x6: unknown = x5[i2];
-        if (!matchesMessageHistorySnapshot(x6, strict)) return false;
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "message_history") {
-          return false;
-        }
-      }
+  }
+  const message_history = record["message_history"];
+  if (!Array.isArray(message_history)) return false;
+  if (message_history.length < 1) return false;
+  for (let message_history_i = 0; message_history_i < message_history.length; message_history_i++) {
+    const message_history_item: unknown = message_history[message_history_i];
+    if (!matchesMessageHistorySnapshot(message_history_item, strict)) return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "message_history") return false;
     }
   }
   return true;
 };
-const PARAMETERS_9 = new Set<string>(["message_id", "emoji_name", "emoji_code", "reaction_type"]);
-const PARAMETERS_10 = new Set<string>(["message_id", "report_type", "description"]);
-const PARAMETERS_11 = new Set<string>(["domain", "allow_subdomains"]);
-const KEYS_8 = new Set<string>(["id", "pattern", "url_template", "example_input", "reverse_template", "alternative_url_templates"]);
+const REMOVE_REACTION_PARAMETERS = /* @__PURE__ */ new Set<string>(["message_id", "emoji_name", "emoji_code", "reaction_type"]);
+const matchesReactionDoesNotExistError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "error") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const code = record["code"];
+  if (code !== "REACTION_DOES_NOT_EXIST") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "code") return false;
+    }
+  }
+  return true;
+};
+const matchesRemoveReactionResponse400 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const code = record["code"];
+  switch (code) {
+    case "BAD_REQUEST": {
+      if (!matchesBadRequestError(v, strict)) return false;
+      break;
+    }
+    case "REACTION_DOES_NOT_EXIST": {
+      if (!matchesReactionDoesNotExistError(v, strict)) return false;
+      break;
+    }
+    default: {
+      return false;
+    }
+  }
+  return true;
+};
+const REPORT_MESSAGE_PARAMETERS = /* @__PURE__ */ new Set<string>(["message_id", "report_type", "description"]);
+const UPDATE_REALM_DOMAIN_PARAMETERS = /* @__PURE__ */ new Set<string>(["domain", "allow_subdomains"]);
+const LINKIFIER_KEYS = /* @__PURE__ */ new Set<string>(["id", "pattern", "url_template", "example_input", "reverse_template", "alternative_url_templates"]);
 const matchesLinkifier = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const id = record["id"];
+  if (!Number.isInteger(id)) return false;
+  const pattern = record["pattern"];
+  if (typeof pattern !== "string") return false;
+  const url_template = record["url_template"];
+  if (typeof url_template !== "string") return false;
+  const example_input = record["example_input"];
+  if (example_input === undefined) return false;
+  if (typeof example_input === "string") {
+    // Every value of this type matches.
+  } else if (example_input === null) {
+    // Every value of this type matches.
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["id"];
-    if (!Number.isInteger(x1)) {
-      return false;
-    }
-    const x2 = o1["pattern"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["url_template"];
-    if (typeof x3 !== "string") {
-      return false;
-    }
-    const x4 = o1["example_input"];
-    if (x4 === undefined) {
-      return false;
-    } else if (typeof x4 === "string") {
-      // Every value of this type matches.
-    } else if (x4 === null) {
-      // Every value of this type matches.
-    } else {
-      return false;
-    }
-    const x5 = o1["reverse_template"];
-    if (x5 === undefined) {
-      return false;
-    } else if (typeof x5 === "string") {
-      // Every value of this type matches.
-    } else if (x5 === null) {
-      // Every value of this type matches.
-    } else {
-      return false;
-    }
-    const x6 = o1["alternative_url_templates"];
-    if (!Array.isArray(x6)) {
-      return false;
-    } else {
-      for (let i1 = 0; i1 < x6.length; i1++) {
-        const x7: unknown = x6[i1];
-        if (typeof x7 !== "string") {
-          return false;
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_8.has(k1)) {
-          return false;
-        }
-      }
+    return false;
+  }
+  const reverse_template = record["reverse_template"];
+  if (reverse_template === undefined) return false;
+  if (typeof reverse_template === "string") {
+    // Every value of this type matches.
+  } else if (reverse_template === null) {
+    // Every value of this type matches.
+  } else {
+    return false;
+  }
+  const alternative_url_templates = record["alternative_url_templates"];
+  if (!Array.isArray(alternative_url_templates)) return false;
+  for (let alternative_url_templates_i = 0; alternative_url_templates_i < alternative_url_templates.length; alternative_url_templates_i++) {
+    const alternative_url_templates_item: unknown = alternative_url_templates[alternative_url_templates_i];
+    if (typeof alternative_url_templates_item !== "string") return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!LINKIFIER_KEYS.has(key)) return false;
     }
   }
   return true;
 };
-const matches7 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
+const matchesGetLinkifiersResponse = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
     }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    const x5 = o1["linkifiers"];
-    if (!Array.isArray(x5)) {
-      return false;
-    } else {
-      for (let i2 = 0; i2 < x5.length; i2++) {
-        const x6: unknown = x5[i2];
-        if (!matchesLinkifier(x6, strict)) return false;
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "linkifiers") {
-          return false;
-        }
-      }
+  }
+  const linkifiers = record["linkifiers"];
+  if (!Array.isArray(linkifiers)) return false;
+  for (let linkifiers_i = 0; linkifiers_i < linkifiers.length; linkifiers_i++) {
+    const linkifiers_item: unknown = linkifiers[linkifiers_i];
+    if (!matchesLinkifier(linkifiers_item, strict)) return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "linkifiers") return false;
     }
   }
   return true;
 };
-const PARAMETERS_12 = new Set<string>(["name", "pygments_language", "url_template"]);
-const matches8 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
+const ADD_CODE_PLAYGROUND_PARAMETERS = /* @__PURE__ */ new Set<string>(["name", "pygments_language", "url_template"]);
+const matchesAddCodePlaygroundResponse = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
     }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    const x5 = o1["id"];
-    if (!Number.isInteger(x5)) {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "id") {
-          return false;
-        }
-      }
+  }
+  const id = record["id"];
+  if (!Number.isInteger(id)) return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "id") return false;
     }
   }
   return true;
 };
-const PARAMETERS_13 = new Set<string>(["message_id", "scheduled_delivery_timestamp", "note"]);
-const matches9 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
+const CREATE_MESSAGE_REMINDER_PARAMETERS = /* @__PURE__ */ new Set<string>(["message_id", "scheduled_delivery_timestamp", "note"]);
+const matchesCreateMessageReminderResponse = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
     }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    const x5 = o1["reminder_id"];
-    if (!Number.isInteger(x5)) {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "reminder_id") {
-          return false;
-        }
-      }
+  }
+  const reminder_id = record["reminder_id"];
+  if (!Number.isInteger(reminder_id)) return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "reminder_id") return false;
     }
   }
   return true;
 };
-const PARAMETERS_14 = new Set<string>(["scheduled_message_id", "type", "to", "content", "topic", "scheduled_delivery_timestamp"]);
+const UPDATE_SCHEDULED_MESSAGE_PARAMETERS = /* @__PURE__ */ new Set<string>(["scheduled_message_id", "type", "to", "content", "topic", "scheduled_delivery_timestamp"]);
+const matchesStreamDoesNotExistError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "error") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const code = record["code"];
+  if (code !== "STREAM_DOES_NOT_EXIST") return false;
+  const stream_id = record["stream_id"];
+  if (!Number.isInteger(stream_id)) return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "code" && key !== "stream_id") return false;
+    }
+  }
+  return true;
+};
+const matchesUpdateScheduledMessageResponse400 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const code = record["code"];
+  switch (code) {
+    case "BAD_REQUEST": {
+      if (!matchesBadRequestError(v, strict)) return false;
+      break;
+    }
+    case "STREAM_DOES_NOT_EXIST": {
+      if (!matchesStreamDoesNotExistError(v, strict)) return false;
+      break;
+    }
+    default: {
+      return false;
+    }
+  }
+  return true;
+};
 const readJsonGroupSettingValue = (c: JsonCursor): unknown => {
   const o: Record<string, unknown> = {};
   const open = jsonOpen(c, 123, 125);
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = jsonField(c, JSON_KEYS_2);
+    const i = jsonField(c, GROUP_SETTING_VALUE_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonGroupSettingTarget(c);
@@ -1186,7 +1074,7 @@ const readJsonGroupSettingValue = (c: JsonCursor): unknown => {
     if (d < 0) return JSON_MISS;
   }
 };
-const JSON_KEYS_2 = ["new", "old"];
+const GROUP_SETTING_VALUE_JSON_KEYS = ["new", "old"];
 const readJsonGroupSettingTarget = (c: JsonCursor): unknown => {
   return readJsonGroupSettingMembers(c);
 };
@@ -1196,7 +1084,7 @@ const readJsonGroupSettingMembers = (c: JsonCursor): unknown => {
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = jsonField(c, JSON_KEYS_3);
+    const i = jsonField(c, GROUP_SETTING_MEMBERS_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonValue(c);
@@ -1214,51 +1102,34 @@ const readJsonGroupSettingMembers = (c: JsonCursor): unknown => {
     if (d < 0) return JSON_MISS;
   }
 };
-const JSON_KEYS_3 = ["direct_members", "direct_subgroups"];
+const GROUP_SETTING_MEMBERS_JSON_KEYS = ["direct_members", "direct_subgroups"];
 const matchesGroupSettingMembers = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["direct_members"];
-    if (!Array.isArray(x1)) {
-      return false;
-    } else {
-      for (let i1 = 0; i1 < x1.length; i1++) {
-        const x2: unknown = x1[i1];
-        if (!Number.isInteger(x2)) {
-          return false;
-        }
-      }
-    }
-    const x3 = o1["direct_subgroups"];
-    if (!Array.isArray(x3)) {
-      return false;
-    } else {
-      for (let i2 = 0; i2 < x3.length; i2++) {
-        const x4: unknown = x3[i2];
-        if (!Number.isInteger(x4)) {
-          return false;
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "direct_members" && k1 !== "direct_subgroups") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const direct_members = record["direct_members"];
+  if (!Array.isArray(direct_members)) return false;
+  for (let direct_members_i = 0; direct_members_i < direct_members.length; direct_members_i++) {
+    const direct_members_item: unknown = direct_members[direct_members_i];
+    if (!Number.isInteger(direct_members_item)) return false;
+  }
+  const direct_subgroups = record["direct_subgroups"];
+  if (!Array.isArray(direct_subgroups)) return false;
+  for (let direct_subgroups_i = 0; direct_subgroups_i < direct_subgroups.length; direct_subgroups_i++) {
+    const direct_subgroups_item: unknown = direct_subgroups[direct_subgroups_i];
+    if (!Number.isInteger(direct_subgroups_item)) return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "direct_members" && key !== "direct_subgroups") return false;
     }
   }
   return true;
 };
 const matchesGroupSettingTarget = (v: unknown, strict: boolean): boolean => {
   if (typeof v === "number") {
-    if (!Number.isInteger(v)) {
-      return false;
-    }
+    if (!Number.isInteger(v)) return false;
   } else if (typeof v === "object" && v !== null && !Array.isArray(v)) {
     if (!matchesGroupSettingMembers(v, strict)) return false;
   } else {
@@ -1267,82 +1138,72 @@ const matchesGroupSettingTarget = (v: unknown, strict: boolean): boolean => {
   return true;
 };
 const matchesGroupSettingValue = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["new"];
-    if (x1 === undefined) {
-      return false;
-    } else {
-      if (!matchesGroupSettingTarget(x1, strict)) return false;
-    }
-    const x2 = o1["old"];
-    if (x2 !== undefined) {
-      if (!matchesGroupSettingTarget(x2, strict)) return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "new" && k1 !== "old") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const new_ = record["new"];
+  if (new_ === undefined) return false;
+  if (!matchesGroupSettingTarget(new_, strict)) return false;
+  const old = record["old"];
+  if (old !== undefined) {
+    if (!matchesGroupSettingTarget(old, strict)) return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "new" && key !== "old") return false;
     }
   }
   return true;
 };
-const PARAMETERS_15 = new Set<string>(["stream_id", "description", "new_name", "is_private", "is_web_public", "history_public_to_subscribers", "is_default_stream", "message_retention_days", "is_archived", "folder_id", "topics_policy", "can_add_subscribers_group", "can_remove_subscribers_group", "can_administer_channel_group", "can_delete_any_message_group", "can_delete_own_message_group"]);
-const PARAMETERS_16 = new Set<string>(["user_group_id", "add", "delete"]);
-const PARAMETERS_17 = new Set<string>(["file"]);
-const KEYS_9 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "url", "uri", "filename"]);
-const matches10 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
+const UPDATE_STREAM_PARAMETERS = /* @__PURE__ */ new Set<string>(["stream_id", "description", "new_name", "is_private", "is_web_public", "history_public_to_subscribers", "is_default_stream", "message_retention_days", "is_archived", "folder_id", "topics_policy", "can_add_subscribers_group", "can_remove_subscribers_group", "can_administer_channel_group", "can_delete_any_message_group", "can_delete_own_message_group"]);
+const UPDATE_USER_GROUP_SUBGROUPS_PARAMETERS = /* @__PURE__ */ new Set<string>(["user_group_id", "add", "delete"]);
+const UPLOAD_FILE_PARAMETERS = /* @__PURE__ */ new Set<string>(["file"]);
+const UPLOAD_FILE_RESPONSE_KEYS = /* @__PURE__ */ new Set<string>(["result", "msg", "ignored_parameters_unsupported", "url", "uri", "filename"]);
+const matchesUploadFileResponse = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
     }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
+  }
+  const url = record["url"];
+  if (typeof url !== "string") return false;
+  const uri = record["uri"];
+  if (typeof uri !== "string") return false;
+  const filename = record["filename"];
+  if (typeof filename !== "string") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!UPLOAD_FILE_RESPONSE_KEYS.has(key)) return false;
     }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    const x5 = o1["url"];
-    if (typeof x5 !== "string") {
-      return false;
-    }
-    const x6 = o1["uri"];
-    if (typeof x6 !== "string") {
-      return false;
-    }
-    const x7 = o1["filename"];
-    if (typeof x7 !== "string") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_9.has(k1)) {
-          return false;
-        }
-      }
+  }
+  return true;
+};
+const matchesRequestTooLargeError = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "error") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const code = record["code"];
+  if (code !== "REQUEST_TOO_LARGE") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "code") return false;
     }
   }
   return true;
@@ -1356,352 +1217,225 @@ const allDigits = (text: string): boolean => {
   return true;
 };
 const matchesProfileDataValue = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["value"];
-    if (typeof x1 !== "string") {
-      return false;
-    }
-    const x2 = o1["rendered_value"];
-    if (x2 !== undefined) {
-      if (typeof x2 !== "string") {
-        return false;
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "value" && k1 !== "rendered_value") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const value = record["value"];
+  if (typeof value !== "string") return false;
+  const rendered_value = record["rendered_value"];
+  if (rendered_value !== undefined) {
+    if (typeof rendered_value !== "string") return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "value" && key !== "rendered_value") return false;
     }
   }
   return true;
 };
-const KEYS_10 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
-const matches11 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
+const GET_OWN_USER_RESPONSE_KEYS = /* @__PURE__ */ new Set<string>(["result", "msg", "ignored_parameters_unsupported", "user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
+const matchesGetOwnUserResponse = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
     }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
+  }
+  const user_id = record["user_id"];
+  if (!Number.isInteger(user_id)) return false;
+  const email = record["email"];
+  if (typeof email !== "string") return false;
+  const delivery_email = record["delivery_email"];
+  if (typeof delivery_email !== "string") return false;
+  const full_name = record["full_name"];
+  if (typeof full_name !== "string") return false;
+  const avatar_url = record["avatar_url"];
+  if (typeof avatar_url !== "string") return false;
+  const avatar_version = record["avatar_version"];
+  if (!Number.isInteger(avatar_version)) return false;
+  const role = record["role"];
+  if (!(typeof role === "number" && Number.isInteger(role))) return false;
+  if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) return false;
+  const is_admin = record["is_admin"];
+  if (typeof is_admin !== "boolean") return false;
+  const is_owner = record["is_owner"];
+  if (typeof is_owner !== "boolean") return false;
+  const is_guest = record["is_guest"];
+  if (typeof is_guest !== "boolean") return false;
+  const is_bot = record["is_bot"];
+  if (typeof is_bot !== "boolean") return false;
+  const is_active = record["is_active"];
+  if (typeof is_active !== "boolean") return false;
+  const is_imported_stub = record["is_imported_stub"];
+  if (typeof is_imported_stub !== "boolean") return false;
+  const timezone = record["timezone"];
+  if (typeof timezone !== "string") return false;
+  const date_joined = record["date_joined"];
+  if (typeof date_joined !== "string") return false;
+  const max_message_id = record["max_message_id"];
+  if (!Number.isInteger(max_message_id)) return false;
+  const profile_data = record["profile_data"];
+  if (profile_data !== undefined) {
+    if (!(typeof profile_data === "object" && profile_data !== null && !Array.isArray(profile_data))) return false;
+    const profile_data_record = profile_data as Record<string, unknown>;
+    const profile_data_keys = Object.keys(profile_data_record);
+    for (let profile_data_j = 0; profile_data_j < profile_data_keys.length; profile_data_j++) {
+      const profile_data_key = profile_data_keys[profile_data_j]!;
+      if (!allDigits(profile_data_key)) return false;
+      const profile_data_entry = profile_data_record[profile_data_key];
+      if (!matchesProfileDataValue(profile_data_entry, strict)) return false;
     }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    const x5 = o1["user_id"];
-    if (!Number.isInteger(x5)) {
-      return false;
-    }
-    const x6 = o1["email"];
-    if (typeof x6 !== "string") {
-      return false;
-    }
-    const x7 = o1["delivery_email"];
-    if (typeof x7 !== "string") {
-      return false;
-    }
-    const x8 = o1["full_name"];
-    if (typeof x8 !== "string") {
-      return false;
-    }
-    const x9 = o1["avatar_url"];
-    if (typeof x9 !== "string") {
-      return false;
-    }
-    const x10 = o1["avatar_version"];
-    if (!Number.isInteger(x10)) {
-      return false;
-    }
-    const x11 = o1["role"];
-    if (!(typeof x11 === "number" && Number.isInteger(x11))) {
-      return false;
-    } else if (!ENUM_1.has(x11)) {
-      return false;
-    }
-    const x12 = o1["is_admin"];
-    if (typeof x12 !== "boolean") {
-      return false;
-    }
-    const x13 = o1["is_owner"];
-    if (typeof x13 !== "boolean") {
-      return false;
-    }
-    const x14 = o1["is_guest"];
-    if (typeof x14 !== "boolean") {
-      return false;
-    }
-    const x15 = o1["is_bot"];
-    if (typeof x15 !== "boolean") {
-      return false;
-    }
-    const x16 = o1["is_active"];
-    if (typeof x16 !== "boolean") {
-      return false;
-    }
-    const x17 = o1["is_imported_stub"];
-    if (typeof x17 !== "boolean") {
-      return false;
-    }
-    const x18 = o1["timezone"];
-    if (typeof x18 !== "string") {
-      return false;
-    }
-    const x19 = o1["date_joined"];
-    if (typeof x19 !== "string") {
-      return false;
-    }
-    const x20 = o1["max_message_id"];
-    if (!Number.isInteger(x20)) {
-      return false;
-    }
-    const x21 = o1["profile_data"];
-    if (x21 !== undefined) {
-      if (!(typeof x21 === "object" && x21 !== null && !Array.isArray(x21))) {
-        return false;
-      } else {
-        const o2 = x21 as Record<string, unknown>;
-        const ks1 = Object.keys(o2);
-        for (let j1 = 0; j1 < ks1.length; j1++) {
-          const k1 = ks1[j1]!;
-          if (!allDigits(k1)) {
-            return false;
-          }
-          const x22 = o2[k1];
-          if (!matchesProfileDataValue(x22, strict)) return false;
-        }
-      }
-    }
-    if (strict) {
-      const ks2 = Object.keys(o1);
-      for (let j2 = 0; j2 < ks2.length; j2++) {
-        const k2 = ks2[j2]!;
-        if (!KEYS_10.has(k2)) {
-          return false;
-        }
-      }
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!GET_OWN_USER_RESPONSE_KEYS.has(key)) return false;
     }
   }
   return true;
 };
-const PARAMETERS_18 = new Set<string>(["status", "last_update_id", "history_limit_days", "ping_only", "new_user_input", "slim_presence"]);
-const matches12 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const ks1 = Object.keys(o1);
-    for (let j1 = 0; j1 < ks1.length; j1++) {
-      const k1 = ks1[j1]!;
-      if (!allDigits(k1)) {
-        return false;
-      }
-      const x1 = o1[k1];
-      if (!matchesPresenceModern(x1, strict)) return false;
-    }
+const UPDATE_PRESENCE_PARAMETERS = /* @__PURE__ */ new Set<string>(["status", "last_update_id", "history_limit_days", "ping_only", "new_user_input", "slim_presence"]);
+const matchesUpdatePresenceResponsePresencesOption1 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (let j = 0; j < keys.length; j++) {
+    const key = keys[j]!;
+    if (!allDigits(key)) return false;
+    const entry = record[key];
+    if (!matchesPresenceModern(entry, strict)) return false;
   }
   return true;
 };
 const matchesPresenceModern = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["active_timestamp"];
-    if (!Number.isInteger(x1)) {
-      return false;
-    }
-    const x2 = o1["idle_timestamp"];
-    if (!Number.isInteger(x2)) {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "active_timestamp" && k1 !== "idle_timestamp") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const active_timestamp = record["active_timestamp"];
+  if (!Number.isInteger(active_timestamp)) return false;
+  const idle_timestamp = record["idle_timestamp"];
+  if (!Number.isInteger(idle_timestamp)) return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "active_timestamp" && key !== "idle_timestamp") return false;
     }
   }
   return true;
 };
-const matches13 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const ks1 = Object.keys(o1);
-    for (let j1 = 0; j1 < ks1.length; j1++) {
-      const k1 = ks1[j1]!;
-      if (!PATTERN_2.test(k1)) {
-        return false;
-      }
-      const x1 = o1[k1];
-      if (!matchesPresenceLegacy(x1, strict)) return false;
-    }
+const matchesUpdatePresenceResponsePresencesOption2 = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (let j = 0; j < keys.length; j++) {
+    const key = keys[j]!;
+    if (!UPDATE_PRESENCE_RESPONSE_PRESENCES_OPTION2_KEY_PATTERN.test(key)) return false;
+    const entry = record[key];
+    if (!matchesPresenceLegacy(entry, strict)) return false;
   }
   return true;
 };
-const PATTERN_2 = new RegExp("^[^@]+@[^@]+$");
+const UPDATE_PRESENCE_RESPONSE_PRESENCES_OPTION2_KEY_PATTERN = /* @__PURE__ */ new RegExp("^[^@]+@[^@]+$");
 const matchesPresenceLegacyAggregated = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["client"];
-    if (typeof x1 !== "string") {
-      return false;
-    }
-    const x2 = o1["status"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["timestamp"];
-    if (!Number.isInteger(x3)) {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const client = record["client"];
+  if (typeof client !== "string") return false;
+  const status = record["status"];
+  if (typeof status !== "string") return false;
+  const timestamp = record["timestamp"];
+  if (!Number.isInteger(timestamp)) return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "client" && key !== "status" && key !== "timestamp") return false;
     }
   }
   return true;
 };
 const matchesPresenceLegacyClient = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["client"];
-    if (typeof x1 !== "string") {
-      return false;
-    }
-    const x2 = o1["status"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["timestamp"];
-    if (!Number.isInteger(x3)) {
-      return false;
-    }
-    const x4 = o1["pushable"];
-    if (typeof x4 !== "boolean") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp" && k1 !== "pushable") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const client = record["client"];
+  if (typeof client !== "string") return false;
+  const status = record["status"];
+  if (typeof status !== "string") return false;
+  const timestamp = record["timestamp"];
+  if (!Number.isInteger(timestamp)) return false;
+  const pushable = record["pushable"];
+  if (typeof pushable !== "boolean") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "client" && key !== "status" && key !== "timestamp" && key !== "pushable") return false;
     }
   }
   return true;
 };
 const matchesPresenceLegacy = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["aggregated"];
-    if (!matchesPresenceLegacyAggregated(x1, strict)) return false;
-    const ks1 = Object.keys(o1);
-    for (let j1 = 0; j1 < ks1.length; j1++) {
-      const k1 = ks1[j1]!;
-      if (k1 !== "aggregated") {
-        const x2 = o1[k1];
-        if (!matchesPresenceLegacyClient(x2, strict)) return false;
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const aggregated = record["aggregated"];
+  if (!matchesPresenceLegacyAggregated(aggregated, strict)) return false;
+  const keys = Object.keys(record);
+  for (let j = 0; j < keys.length; j++) {
+    const key = keys[j]!;
+    if (key !== "aggregated") {
+      const entry = record[key];
+      if (!matchesPresenceLegacyClient(entry, strict)) return false;
     }
   }
   return true;
 };
-const KEYS_11 = new Set<string>(["result", "msg", "ignored_parameters_unsupported", "presence_last_update_id", "server_timestamp", "presences"]);
-const matches14 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "success") {
-      return false;
+const UPDATE_PRESENCE_RESPONSE_KEYS = /* @__PURE__ */ new Set<string>(["result", "msg", "ignored_parameters_unsupported", "presence_last_update_id", "server_timestamp", "presences"]);
+const matchesUpdatePresenceResponse = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "success") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+  if (ignored_parameters_unsupported !== undefined) {
+    if (!Array.isArray(ignored_parameters_unsupported)) return false;
+    for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+      const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+      if (typeof ignored_parameters_unsupported_item !== "string") return false;
     }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        return false;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            return false;
-          }
-        }
-      }
-    }
-    const x5 = o1["presence_last_update_id"];
-    if (!Number.isInteger(x5)) {
-      return false;
-    }
-    const x6 = o1["server_timestamp"];
-    if (x6 !== undefined) {
-      if (!Number.isFinite(x6)) {
-        return false;
-      }
-    }
-    const x7 = o1["presences"];
-    if (x7 !== undefined) {
-      if (!(matches12(x7, strict) || matches13(x7, strict))) {
-        return false;
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_11.has(k1)) {
-          return false;
-        }
-      }
+  }
+  const presence_last_update_id = record["presence_last_update_id"];
+  if (!Number.isInteger(presence_last_update_id)) return false;
+  const server_timestamp = record["server_timestamp"];
+  if (server_timestamp !== undefined) {
+    if (!Number.isFinite(server_timestamp)) return false;
+  }
+  const presences = record["presences"];
+  if (presences !== undefined) {
+    if (!(matchesUpdatePresenceResponsePresencesOption1(presences, strict) || matchesUpdatePresenceResponsePresencesOption2(presences, strict))) return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!UPDATE_PRESENCE_RESPONSE_KEYS.has(key)) return false;
     }
   }
   return true;
 };
-const PARAMETERS_19 = new Set<string>(["status_text", "emoji_name", "emoji_code", "reaction_type", "away"]);
-const readJson2 = (c: JsonCursor): unknown => {
+const UPDATE_STATUS_PARAMETERS = /* @__PURE__ */ new Set<string>(["status_text", "emoji_name", "emoji_code", "reaction_type", "away"]);
+const readJsonUpdateUserProfileData = (c: JsonCursor): unknown => {
   const a: unknown[] = [];
   const open = jsonOpen(c, 91, 93);
   if (open < 0) return readJsonValue(c);
@@ -1721,7 +1455,7 @@ const readJsonProfileDataUpdate = (c: JsonCursor): unknown => {
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = jsonField(c, JSON_KEYS_4);
+    const i = jsonField(c, PROFILE_DATA_UPDATE_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonInteger(c);
@@ -1739,663 +1473,228 @@ const readJsonProfileDataUpdate = (c: JsonCursor): unknown => {
     if (d < 0) return JSON_MISS;
   }
 };
-const JSON_KEYS_4 = ["id", "value"];
+const PROFILE_DATA_UPDATE_JSON_KEYS = ["id", "value"];
 const matchesProfileDataUpdate = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const id = record["id"];
+  if (!Number.isInteger(id)) return false;
+  const value = record["value"];
+  if (value === undefined) return false;
+  if (typeof value === "string") {
+    // Every value of this type matches.
+  } else if (value === null) {
+    // Every value of this type matches.
+  } else if (Array.isArray(value)) {
+    for (let value_i = 0; value_i < value.length; value_i++) {
+      const value_item: unknown = value[value_i];
+      if (!Number.isInteger(value_item)) return false;
+    }
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["id"];
-    if (!Number.isInteger(x1)) {
-      return false;
-    }
-    const x2 = o1["value"];
-    if (x2 === undefined) {
-      return false;
-    } else if (typeof x2 === "string") {
-      // Every value of this type matches.
-    } else if (x2 === null) {
-      // Every value of this type matches.
-    } else if (Array.isArray(x2)) {
-      for (let i1 = 0; i1 < x2.length; i1++) {
-        const x3: unknown = x2[i1];
-        if (!Number.isInteger(x3)) {
-          return false;
-        }
-      }
-    } else {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "id" && k1 !== "value") {
-          return false;
-        }
-      }
+    return false;
+  }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "id" && key !== "value") return false;
     }
   }
   return true;
 };
-const PARAMETERS_20 = new Set<string>(["user_id", "full_name", "role", "profile_data", "new_email"]);
-const matchesBadRequestError = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "error") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["code"];
-    if (x3 !== "BAD_REQUEST") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-};
-const matchesInternalError = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "error") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["code"];
-    if (x3 !== "INTERNAL_ERROR") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-};
-const KEYS_12 = new Set<string>(["result", "msg", "code", "errors", "daily_limit_reached", "license_limit_reached", "sent_invitations"]);
-const matchesInvitationFailedError = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "error") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["code"];
-    if (x3 !== "INVITATION_FAILED") {
-      return false;
-    }
-    const x4 = o1["errors"];
-    if (!Array.isArray(x4)) {
-      return false;
-    } else {
-      for (let i1 = 0; i1 < x4.length; i1++) {
-        const x5: unknown = x4[i1];
-        if (!Array.isArray(x5)) {
-          return false;
-        } else {
-          if (x5.length < 3) {
-            return false;
-          }
-          if (x5.length > 3) {
-            return false;
-          }
-          if (x5.length > 0) {
-            const x6: unknown = x5[0];
-            if (typeof x6 !== "string") {
-              return false;
-            }
-          }
-          if (x5.length > 1) {
-            const x7: unknown = x5[1];
-            if (typeof x7 !== "string") {
-              return false;
-            }
-          }
-          if (x5.length > 2) {
-            const x8: unknown = x5[2];
-            if (typeof x8 !== "boolean") {
-              return false;
-            }
-          }
-        }
-      }
-    }
-    const x9 = o1["daily_limit_reached"];
-    if (typeof x9 !== "boolean") {
-      return false;
-    }
-    const x10 = o1["license_limit_reached"];
-    if (typeof x10 !== "boolean") {
-      return false;
-    }
-    const x11 = o1["sent_invitations"];
-    if (typeof x11 !== "boolean") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_12.has(k1)) {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-};
-const matchesMethodNotAllowedError = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "error") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["code"];
-    if (x3 !== "METHOD_NOT_ALLOWED") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-};
+const UPDATE_USER_PARAMETERS = /* @__PURE__ */ new Set<string>(["user_id", "full_name", "role", "profile_data", "new_email"]);
 const matchesNotFoundError = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "error") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["code"];
-    if (x3 !== "NOT_FOUND") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-};
-const matchesRateLimitError = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "error") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["code"];
-    if (x3 !== "RATE_LIMIT_HIT") {
-      return false;
-    }
-    const x4 = o1["retry-after"];
-    if (!Number.isFinite(x4)) {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "retry-after") {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-};
-const matchesReactionDoesNotExistError = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "error") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["code"];
-    if (x3 !== "REACTION_DOES_NOT_EXIST") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-};
-const matchesRequestTooLargeError = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "error") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["code"];
-    if (x3 !== "REQUEST_TOO_LARGE") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-};
-const matchesStreamDoesNotExistError = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "error") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["code"];
-    if (x3 !== "STREAM_DOES_NOT_EXIST") {
-      return false;
-    }
-    const x4 = o1["stream_id"];
-    if (!Number.isInteger(x4)) {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "stream_id") {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-};
-const matchesUnauthorizedError = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "error") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["code"];
-    if (x3 !== "UNAUTHORIZED") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "error") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const code = record["code"];
+  if (code !== "NOT_FOUND") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "code") return false;
     }
   }
   return true;
 };
 const matchesErrorEnvelope = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 !== "error") {
-      return false;
-    }
-    const x2 = o1["msg"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["code"];
-    if (typeof x3 !== "string") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const result = record["result"];
+  if (result !== "error") return false;
+  const msg = record["msg"];
+  if (typeof msg !== "string") return false;
+  const code = record["code"];
+  if (typeof code !== "string") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "result" && key !== "msg" && key !== "code") return false;
     }
   }
   return true;
 };
-const KEYS_13 = new Set<string>(["user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
+const matchesMessageFlagOp = (v: unknown, strict: boolean): boolean => {
+  if (typeof v !== "string") return false;
+  if (v !== "add" && v !== "remove") return false;
+  return true;
+};
+const matchesNarrowOperator = (v: unknown, strict: boolean): boolean => {
+  if (typeof v !== "string") return false;
+  if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(v)) return false;
+  return true;
+};
+const OWN_USER_KEYS = /* @__PURE__ */ new Set<string>(["user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
 const matchesOwnUser = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["user_id"];
-    if (!Number.isInteger(x1)) {
-      return false;
-    }
-    const x2 = o1["email"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["delivery_email"];
-    if (typeof x3 !== "string") {
-      return false;
-    }
-    const x4 = o1["full_name"];
-    if (typeof x4 !== "string") {
-      return false;
-    }
-    const x5 = o1["avatar_url"];
-    if (typeof x5 !== "string") {
-      return false;
-    }
-    const x6 = o1["avatar_version"];
-    if (!Number.isInteger(x6)) {
-      return false;
-    }
-    const x7 = o1["role"];
-    if (!(typeof x7 === "number" && Number.isInteger(x7))) {
-      return false;
-    } else if (!ENUM_1.has(x7)) {
-      return false;
-    }
-    const x8 = o1["is_admin"];
-    if (typeof x8 !== "boolean") {
-      return false;
-    }
-    const x9 = o1["is_owner"];
-    if (typeof x9 !== "boolean") {
-      return false;
-    }
-    const x10 = o1["is_guest"];
-    if (typeof x10 !== "boolean") {
-      return false;
-    }
-    const x11 = o1["is_bot"];
-    if (typeof x11 !== "boolean") {
-      return false;
-    }
-    const x12 = o1["is_active"];
-    if (typeof x12 !== "boolean") {
-      return false;
-    }
-    const x13 = o1["is_imported_stub"];
-    if (typeof x13 !== "boolean") {
-      return false;
-    }
-    const x14 = o1["timezone"];
-    if (typeof x14 !== "string") {
-      return false;
-    }
-    const x15 = o1["date_joined"];
-    if (typeof x15 !== "string") {
-      return false;
-    }
-    const x16 = o1["max_message_id"];
-    if (!Number.isInteger(x16)) {
-      return false;
-    }
-    const x17 = o1["profile_data"];
-    if (x17 !== undefined) {
-      if (!(typeof x17 === "object" && x17 !== null && !Array.isArray(x17))) {
-        return false;
-      } else {
-        const o2 = x17 as Record<string, unknown>;
-        const ks1 = Object.keys(o2);
-        for (let j1 = 0; j1 < ks1.length; j1++) {
-          const k1 = ks1[j1]!;
-          if (!allDigits(k1)) {
-            return false;
-          }
-          const x18 = o2[k1];
-          if (!matchesProfileDataValue(x18, strict)) return false;
-        }
-      }
-    }
-    if (strict) {
-      const ks2 = Object.keys(o1);
-      for (let j2 = 0; j2 < ks2.length; j2++) {
-        const k2 = ks2[j2]!;
-        if (!KEYS_13.has(k2)) {
-          return false;
-        }
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const user_id = record["user_id"];
+  if (!Number.isInteger(user_id)) return false;
+  const email = record["email"];
+  if (typeof email !== "string") return false;
+  const delivery_email = record["delivery_email"];
+  if (typeof delivery_email !== "string") return false;
+  const full_name = record["full_name"];
+  if (typeof full_name !== "string") return false;
+  const avatar_url = record["avatar_url"];
+  if (typeof avatar_url !== "string") return false;
+  const avatar_version = record["avatar_version"];
+  if (!Number.isInteger(avatar_version)) return false;
+  const role = record["role"];
+  if (!(typeof role === "number" && Number.isInteger(role))) return false;
+  if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) return false;
+  const is_admin = record["is_admin"];
+  if (typeof is_admin !== "boolean") return false;
+  const is_owner = record["is_owner"];
+  if (typeof is_owner !== "boolean") return false;
+  const is_guest = record["is_guest"];
+  if (typeof is_guest !== "boolean") return false;
+  const is_bot = record["is_bot"];
+  if (typeof is_bot !== "boolean") return false;
+  const is_active = record["is_active"];
+  if (typeof is_active !== "boolean") return false;
+  const is_imported_stub = record["is_imported_stub"];
+  if (typeof is_imported_stub !== "boolean") return false;
+  const timezone = record["timezone"];
+  if (typeof timezone !== "string") return false;
+  const date_joined = record["date_joined"];
+  if (typeof date_joined !== "string") return false;
+  const max_message_id = record["max_message_id"];
+  if (!Number.isInteger(max_message_id)) return false;
+  const profile_data = record["profile_data"];
+  if (profile_data !== undefined) {
+    if (!(typeof profile_data === "object" && profile_data !== null && !Array.isArray(profile_data))) return false;
+    const profile_data_record = profile_data as Record<string, unknown>;
+    const profile_data_keys = Object.keys(profile_data_record);
+    for (let profile_data_j = 0; profile_data_j < profile_data_keys.length; profile_data_j++) {
+      const profile_data_key = profile_data_keys[profile_data_j]!;
+      if (!allDigits(profile_data_key)) return false;
+      const profile_data_entry = profile_data_record[profile_data_key];
+      if (!matchesProfileDataValue(profile_data_entry, strict)) return false;
     }
   }
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (!OWN_USER_KEYS.has(key)) return false;
+    }
+  }
+  return true;
+};
+const matchesReactionType = (v: unknown, strict: boolean): boolean => {
+  if (typeof v !== "string") return false;
+  if (v !== "unicode_emoji" && v !== "realm_emoji" && v !== "zulip_extra_emoji") return false;
+  return true;
+};
+const matchesReportType = (v: unknown, strict: boolean): boolean => {
+  if (typeof v !== "string") return false;
+  if (v.length < 2 && codePointLength(v) < 1) return false;
+  return true;
+};
+const matchesRole = (v: unknown, strict: boolean): boolean => {
+  if (!(typeof v === "number" && Number.isInteger(v))) return false;
+  if (!SEND_INVITES_INVITE_AS_VALUES.has(v)) return false;
+  return true;
+};
+const matchesScheduledMessageType = (v: unknown, strict: boolean): boolean => {
+  if (typeof v !== "string") return false;
+  if (v !== "direct" && v !== "channel" && v !== "stream" && v !== "private") return false;
+  return true;
+};
+const matchesTopicsPolicy = (v: unknown, strict: boolean): boolean => {
+  if (typeof v !== "string") return false;
+  if (v !== "inherit" && v !== "allow_empty_topic" && v !== "disable_empty_topic" && v !== "empty_topic_only") return false;
   return true;
 };
 const matchesUploadResult = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["url"];
-    if (typeof x1 !== "string") {
-      return false;
-    }
-    const x2 = o1["uri"];
-    if (typeof x2 !== "string") {
-      return false;
-    }
-    const x3 = o1["filename"];
-    if (typeof x3 !== "string") {
-      return false;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "url" && k1 !== "uri" && k1 !== "filename") {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-};
-const matches15 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const d1 = o1["code"];
-    switch (d1) {
-      case "BAD_REQUEST": {
-        if (!matchesBadRequestError(v, strict)) return false;
-        break;
-      }
-      case "INVITATION_FAILED": {
-        if (!matchesInvitationFailedError(v, strict)) return false;
-        break;
-      }
-      default: {
-        return false;
-      }
-    }
-  }
-  return true;
-};
-const matches16 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const d1 = o1["code"];
-    switch (d1) {
-      case "BAD_REQUEST": {
-        if (!matchesBadRequestError(v, strict)) return false;
-        break;
-      }
-      case "REACTION_DOES_NOT_EXIST": {
-        if (!matchesReactionDoesNotExistError(v, strict)) return false;
-        break;
-      }
-      default: {
-        return false;
-      }
-    }
-  }
-  return true;
-};
-const matches17 = (v: unknown, strict: boolean): boolean => {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    return false;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const d1 = o1["code"];
-    switch (d1) {
-      case "BAD_REQUEST": {
-        if (!matchesBadRequestError(v, strict)) return false;
-        break;
-      }
-      case "STREAM_DOES_NOT_EXIST": {
-        if (!matchesStreamDoesNotExistError(v, strict)) return false;
-        break;
-      }
-      default: {
-        return false;
-      }
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
+  const record = v as Record<string, unknown>;
+  const url = record["url"];
+  if (typeof url !== "string") return false;
+  const uri = record["uri"];
+  if (typeof uri !== "string") return false;
+  const filename = record["filename"];
+  if (typeof filename !== "string") return false;
+  if (strict) {
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "url" && key !== "uri" && key !== "filename") return false;
     }
   }
   return true;
 };
 
 /** Schema BadRequestError. */
-function schemaBadRequestError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkBadRequestError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesBadRequestError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "error") {
+    } else if (result !== "error") {
       out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["code"];
-    if (x3 === undefined) {
+    const code = record["code"];
+    if (code === undefined) {
       out.push({ path: ".code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof code !== "string") {
       out.push({ path: ".code", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x3 !== "BAD_REQUEST") {
+    } else if (code !== "BAD_REQUEST") {
       out.push({ path: ".code", message: "must be \"BAD_REQUEST\"", rule: "const" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "code") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -2404,51 +1703,51 @@ function schemaBadRequestError(v: unknown, out: Failure[], all: boolean, strict:
 }
 
 /** Schema DisplayRecipientUser. */
-function schemaDisplayRecipientUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkDisplayRecipientUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesDisplayRecipientUser(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["id"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const id = record["id"];
+    if (id === undefined) {
       out.push({ path: ".id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x1)) {
+    } else if (!Number.isInteger(id)) {
       out.push({ path: ".id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["email"];
-    if (x2 === undefined) {
+    const email = record["email"];
+    if (email === undefined) {
       out.push({ path: ".email", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof email !== "string") {
       out.push({ path: ".email", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["full_name"];
-    if (x3 === undefined) {
+    const full_name = record["full_name"];
+    if (full_name === undefined) {
       out.push({ path: ".full_name", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof full_name !== "string") {
       out.push({ path: ".full_name", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x4 = o1["is_mirror_dummy"];
-    if (x4 === undefined) {
+    const is_mirror_dummy = record["is_mirror_dummy"];
+    if (is_mirror_dummy === undefined) {
       out.push({ path: ".is_mirror_dummy", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x4 !== "boolean") {
+    } else if (typeof is_mirror_dummy !== "boolean") {
       out.push({ path: ".is_mirror_dummy", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "id" && k1 !== "email" && k1 !== "full_name" && k1 !== "is_mirror_dummy") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "id" && key !== "email" && key !== "full_name" && key !== "is_mirror_dummy") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -2457,84 +1756,84 @@ function schemaDisplayRecipientUser(v: unknown, out: Failure[], all: boolean, st
 }
 
 /** Schema EditHistoryEntry. */
-function schemaEditHistoryEntry(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkEditHistoryEntry(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesEditHistoryEntry(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["user_id"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const user_id = record["user_id"];
+    if (user_id === undefined) {
       out.push({ path: ".user_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 === "number") {
-      if (!Number.isInteger(x1)) {
+    } else if (typeof user_id === "number") {
+      if (!Number.isInteger(user_id)) {
         out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
-    } else if (x1 === null) {
+    } else if (user_id === null) {
       // Every value of this type matches.
     } else {
       out.push({ path: ".user_id", message: "must be an integer or null", rule: "union" });
       if (!all) return;
     }
-    const x2 = o1["timestamp"];
-    if (x2 === undefined) {
+    const timestamp = record["timestamp"];
+    if (timestamp === undefined) {
       out.push({ path: ".timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x2)) {
+    } else if (!Number.isInteger(timestamp)) {
       out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["prev_content"];
-    if (x3 !== undefined) {
-      if (typeof x3 !== "string") {
+    const prev_content = record["prev_content"];
+    if (prev_content !== undefined) {
+      if (typeof prev_content !== "string") {
         out.push({ path: ".prev_content", message: "must be a string", rule: "type" });
         if (!all) return;
       }
     }
-    const x4 = o1["prev_rendered_content"];
-    if (x4 !== undefined) {
-      if (typeof x4 !== "string") {
+    const prev_rendered_content = record["prev_rendered_content"];
+    if (prev_rendered_content !== undefined) {
+      if (typeof prev_rendered_content !== "string") {
         out.push({ path: ".prev_rendered_content", message: "must be a string", rule: "type" });
         if (!all) return;
       }
     }
-    const x5 = o1["prev_stream"];
-    if (x5 !== undefined) {
-      if (!Number.isInteger(x5)) {
+    const prev_stream = record["prev_stream"];
+    if (prev_stream !== undefined) {
+      if (!Number.isInteger(prev_stream)) {
         out.push({ path: ".prev_stream", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
     }
-    const x6 = o1["stream"];
-    if (x6 !== undefined) {
-      if (!Number.isInteger(x6)) {
+    const stream = record["stream"];
+    if (stream !== undefined) {
+      if (!Number.isInteger(stream)) {
         out.push({ path: ".stream", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
     }
-    const x7 = o1["prev_topic"];
-    if (x7 !== undefined) {
-      if (typeof x7 !== "string") {
+    const prev_topic = record["prev_topic"];
+    if (prev_topic !== undefined) {
+      if (typeof prev_topic !== "string") {
         out.push({ path: ".prev_topic", message: "must be a string", rule: "type" });
         if (!all) return;
       }
     }
-    const x8 = o1["topic"];
-    if (x8 !== undefined) {
-      if (typeof x8 !== "string") {
+    const topic = record["topic"];
+    if (topic !== undefined) {
+      if (typeof topic !== "string") {
         out.push({ path: ".topic", message: "must be a string", rule: "type" });
         if (!all) return;
       }
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_4.has(k1)) {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!EDIT_HISTORY_ENTRY_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -2543,46 +1842,46 @@ function schemaEditHistoryEntry(v: unknown, out: Failure[], all: boolean, strict
 }
 
 /** Schema ErrorEnvelope. */
-function schemaErrorEnvelope(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkErrorEnvelope(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesErrorEnvelope(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "error") {
+    } else if (result !== "error") {
       out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["code"];
-    if (x3 === undefined) {
+    const code = record["code"];
+    if (code === undefined) {
       out.push({ path: ".code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof code !== "string") {
       out.push({ path: ".code", message: "must be a string", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "code") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -2591,51 +1890,51 @@ function schemaErrorEnvelope(v: unknown, out: Failure[], all: boolean, strict: b
 }
 
 /** Schema GroupSettingMembers. */
-function schemaGroupSettingMembers(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkGroupSettingMembers(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesGroupSettingMembers(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["direct_members"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const direct_members = record["direct_members"];
+    if (direct_members === undefined) {
       out.push({ path: ".direct_members", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Array.isArray(x1)) {
+    } else if (!Array.isArray(direct_members)) {
       out.push({ path: ".direct_members", message: "must be a list", rule: "type" });
       if (!all) return;
     } else {
-      for (let i1 = 0; i1 < x1.length; i1++) {
-        const x2: unknown = x1[i1];
-        if (!Number.isInteger(x2)) {
-          out.push({ path: ".direct_members[" + i1 + "]", message: "must be an integer", rule: "type" });
+      for (let direct_members_i = 0; direct_members_i < direct_members.length; direct_members_i++) {
+        const direct_members_item: unknown = direct_members[direct_members_i];
+        if (!Number.isInteger(direct_members_item)) {
+          out.push({ path: ".direct_members[" + direct_members_i + "]", message: "must be an integer", rule: "type" });
           if (!all) return;
         }
       }
     }
-    const x3 = o1["direct_subgroups"];
-    if (x3 === undefined) {
+    const direct_subgroups = record["direct_subgroups"];
+    if (direct_subgroups === undefined) {
       out.push({ path: ".direct_subgroups", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Array.isArray(x3)) {
+    } else if (!Array.isArray(direct_subgroups)) {
       out.push({ path: ".direct_subgroups", message: "must be a list", rule: "type" });
       if (!all) return;
     } else {
-      for (let i2 = 0; i2 < x3.length; i2++) {
-        const x4: unknown = x3[i2];
-        if (!Number.isInteger(x4)) {
-          out.push({ path: ".direct_subgroups[" + i2 + "]", message: "must be an integer", rule: "type" });
+      for (let direct_subgroups_i = 0; direct_subgroups_i < direct_subgroups.length; direct_subgroups_i++) {
+        const direct_subgroups_item: unknown = direct_subgroups[direct_subgroups_i];
+        if (!Number.isInteger(direct_subgroups_item)) {
+          out.push({ path: ".direct_subgroups[" + direct_subgroups_i + "]", message: "must be an integer", rule: "type" });
           if (!all) return;
         }
       }
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "direct_members" && k1 !== "direct_subgroups") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "direct_members" && key !== "direct_subgroups") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -2644,7 +1943,7 @@ function schemaGroupSettingMembers(v: unknown, out: Failure[], all: boolean, str
 }
 
 /** Schema GroupSettingTarget. */
-function schemaGroupSettingTarget(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkGroupSettingTarget(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesGroupSettingTarget(v, strict)) return;
   if (typeof v === "number") {
     if (!Number.isInteger(v)) {
@@ -2652,9 +1951,9 @@ function schemaGroupSettingTarget(v: unknown, out: Failure[], all: boolean, stri
       if (!all) return;
     }
   } else if (typeof v === "object" && v !== null && !Array.isArray(v)) {
-    const n1 = out.length;
-    schemaGroupSettingMembers(v, out, all, strict);
-    if (out.length !== n1) {
+    const mark = out.length;
+    checkGroupSettingMembers(v, out, all, strict);
+    if (out.length !== mark) {
       if (!all) return;
     }
   } else {
@@ -2664,40 +1963,40 @@ function schemaGroupSettingTarget(v: unknown, out: Failure[], all: boolean, stri
 }
 
 /** Schema GroupSettingValue. */
-function schemaGroupSettingValue(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkGroupSettingValue(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesGroupSettingValue(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["new"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const new_ = record["new"];
+    if (new_ === undefined) {
       out.push({ path: ".new", message: "is required", rule: "required" });
       if (!all) return;
     } else {
-      const n1 = out.length;
-      schemaGroupSettingTarget(x1, out, all, strict);
-      if (out.length !== n1) {
-        prefixFailures(out, n1, ".new");
+      const new__mark = out.length;
+      checkGroupSettingTarget(new_, out, all, strict);
+      if (out.length !== new__mark) {
+        prefixFailures(out, new__mark, ".new");
         if (!all) return;
       }
     }
-    const x2 = o1["old"];
-    if (x2 !== undefined) {
-      const n2 = out.length;
-      schemaGroupSettingTarget(x2, out, all, strict);
-      if (out.length !== n2) {
-        prefixFailures(out, n2, ".old");
+    const old = record["old"];
+    if (old !== undefined) {
+      const old_mark = out.length;
+      checkGroupSettingTarget(old, out, all, strict);
+      if (out.length !== old_mark) {
+        prefixFailures(out, old_mark, ".old");
         if (!all) return;
       }
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "new" && k1 !== "old") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "new" && key !== "old") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -2706,49 +2005,49 @@ function schemaGroupSettingValue(v: unknown, out: Failure[], all: boolean, stric
 }
 
 /** Schema InternalError. */
-function schemaInternalError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkInternalError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesInternalError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "error") {
+    } else if (result !== "error") {
       out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["code"];
-    if (x3 === undefined) {
+    const code = record["code"];
+    if (code === undefined) {
       out.push({ path: ".code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof code !== "string") {
       out.push({ path: ".code", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x3 !== "INTERNAL_ERROR") {
+    } else if (code !== "INTERNAL_ERROR") {
       out.push({ path: ".code", message: "must be \"INTERNAL_ERROR\"", rule: "const" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "code") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -2757,119 +2056,119 @@ function schemaInternalError(v: unknown, out: Failure[], all: boolean, strict: b
 }
 
 /** Schema InvitationFailedError. */
-function schemaInvitationFailedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkInvitationFailedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesInvitationFailedError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "error") {
+    } else if (result !== "error") {
       out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["code"];
-    if (x3 === undefined) {
+    const code = record["code"];
+    if (code === undefined) {
       out.push({ path: ".code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof code !== "string") {
       out.push({ path: ".code", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x3 !== "INVITATION_FAILED") {
+    } else if (code !== "INVITATION_FAILED") {
       out.push({ path: ".code", message: "must be \"INVITATION_FAILED\"", rule: "const" });
       if (!all) return;
     }
-    const x4 = o1["errors"];
-    if (x4 === undefined) {
+    const errors = record["errors"];
+    if (errors === undefined) {
       out.push({ path: ".errors", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Array.isArray(x4)) {
+    } else if (!Array.isArray(errors)) {
       out.push({ path: ".errors", message: "must be a list", rule: "type" });
       if (!all) return;
     } else {
-      for (let i1 = 0; i1 < x4.length; i1++) {
-        const x5: unknown = x4[i1];
-        if (!Array.isArray(x5)) {
-          out.push({ path: ".errors[" + i1 + "]", message: "must be a list", rule: "type" });
+      for (let errors_i = 0; errors_i < errors.length; errors_i++) {
+        const errors_item: unknown = errors[errors_i];
+        if (!Array.isArray(errors_item)) {
+          out.push({ path: ".errors[" + errors_i + "]", message: "must be a list", rule: "type" });
           if (!all) return;
         } else {
-          if (x5.length < 3) {
-            out.push({ path: ".errors[" + i1 + "]", message: "must have at least 3 items", rule: "minItems" });
+          if (errors_item.length < 3) {
+            out.push({ path: ".errors[" + errors_i + "]", message: "must have at least 3 items", rule: "minItems" });
             if (!all) return;
           }
-          if (x5.length > 3) {
-            out.push({ path: ".errors[" + i1 + "]", message: "must have at most 3 items", rule: "maxItems" });
+          if (errors_item.length > 3) {
+            out.push({ path: ".errors[" + errors_i + "]", message: "must have at most 3 items", rule: "maxItems" });
             if (!all) return;
           }
-          if (x5.length > 0) {
-            const x6: unknown = x5[0];
-            if (typeof x6 !== "string") {
-              out.push({ path: ".errors[" + i1 + "][0]", message: "must be a string", rule: "type" });
+          if (errors_item.length > 0) {
+            const errors_item_item_0: unknown = errors_item[0];
+            if (typeof errors_item_item_0 !== "string") {
+              out.push({ path: ".errors[" + errors_i + "][0]", message: "must be a string", rule: "type" });
               if (!all) return;
             }
           }
-          if (x5.length > 1) {
-            const x7: unknown = x5[1];
-            if (typeof x7 !== "string") {
-              out.push({ path: ".errors[" + i1 + "][1]", message: "must be a string", rule: "type" });
+          if (errors_item.length > 1) {
+            const errors_item_item_1: unknown = errors_item[1];
+            if (typeof errors_item_item_1 !== "string") {
+              out.push({ path: ".errors[" + errors_i + "][1]", message: "must be a string", rule: "type" });
               if (!all) return;
             }
           }
-          if (x5.length > 2) {
-            const x8: unknown = x5[2];
-            if (typeof x8 !== "boolean") {
-              out.push({ path: ".errors[" + i1 + "][2]", message: "must be a boolean", rule: "type" });
+          if (errors_item.length > 2) {
+            const errors_item_item_2: unknown = errors_item[2];
+            if (typeof errors_item_item_2 !== "boolean") {
+              out.push({ path: ".errors[" + errors_i + "][2]", message: "must be a boolean", rule: "type" });
               if (!all) return;
             }
           }
         }
       }
     }
-    const x9 = o1["daily_limit_reached"];
-    if (x9 === undefined) {
+    const daily_limit_reached = record["daily_limit_reached"];
+    if (daily_limit_reached === undefined) {
       out.push({ path: ".daily_limit_reached", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x9 !== "boolean") {
+    } else if (typeof daily_limit_reached !== "boolean") {
       out.push({ path: ".daily_limit_reached", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
-    const x10 = o1["license_limit_reached"];
-    if (x10 === undefined) {
+    const license_limit_reached = record["license_limit_reached"];
+    if (license_limit_reached === undefined) {
       out.push({ path: ".license_limit_reached", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x10 !== "boolean") {
+    } else if (typeof license_limit_reached !== "boolean") {
       out.push({ path: ".license_limit_reached", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
-    const x11 = o1["sent_invitations"];
-    if (x11 === undefined) {
+    const sent_invitations = record["sent_invitations"];
+    if (sent_invitations === undefined) {
       out.push({ path: ".sent_invitations", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x11 !== "boolean") {
+    } else if (typeof sent_invitations !== "boolean") {
       out.push({ path: ".sent_invitations", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_12.has(k1)) {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!INVITATION_FAILED_ERROR_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -2878,83 +2177,83 @@ function schemaInvitationFailedError(v: unknown, out: Failure[], all: boolean, s
 }
 
 /** Schema Linkifier. */
-function schemaLinkifier(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkLinkifier(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesLinkifier(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["id"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const id = record["id"];
+    if (id === undefined) {
       out.push({ path: ".id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x1)) {
+    } else if (!Number.isInteger(id)) {
       out.push({ path: ".id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["pattern"];
-    if (x2 === undefined) {
+    const pattern = record["pattern"];
+    if (pattern === undefined) {
       out.push({ path: ".pattern", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof pattern !== "string") {
       out.push({ path: ".pattern", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["url_template"];
-    if (x3 === undefined) {
+    const url_template = record["url_template"];
+    if (url_template === undefined) {
       out.push({ path: ".url_template", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof url_template !== "string") {
       out.push({ path: ".url_template", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x4 = o1["example_input"];
-    if (x4 === undefined) {
+    const example_input = record["example_input"];
+    if (example_input === undefined) {
       out.push({ path: ".example_input", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x4 === "string") {
+    } else if (typeof example_input === "string") {
       // Every value of this type matches.
-    } else if (x4 === null) {
+    } else if (example_input === null) {
       // Every value of this type matches.
     } else {
       out.push({ path: ".example_input", message: "must be a string or null", rule: "union" });
       if (!all) return;
     }
-    const x5 = o1["reverse_template"];
-    if (x5 === undefined) {
+    const reverse_template = record["reverse_template"];
+    if (reverse_template === undefined) {
       out.push({ path: ".reverse_template", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x5 === "string") {
+    } else if (typeof reverse_template === "string") {
       // Every value of this type matches.
-    } else if (x5 === null) {
+    } else if (reverse_template === null) {
       // Every value of this type matches.
     } else {
       out.push({ path: ".reverse_template", message: "must be a string or null", rule: "union" });
       if (!all) return;
     }
-    const x6 = o1["alternative_url_templates"];
-    if (x6 === undefined) {
+    const alternative_url_templates = record["alternative_url_templates"];
+    if (alternative_url_templates === undefined) {
       out.push({ path: ".alternative_url_templates", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Array.isArray(x6)) {
+    } else if (!Array.isArray(alternative_url_templates)) {
       out.push({ path: ".alternative_url_templates", message: "must be a list", rule: "type" });
       if (!all) return;
     } else {
-      for (let i1 = 0; i1 < x6.length; i1++) {
-        const x7: unknown = x6[i1];
-        if (typeof x7 !== "string") {
-          out.push({ path: ".alternative_url_templates[" + i1 + "]", message: "must be a string", rule: "type" });
+      for (let alternative_url_templates_i = 0; alternative_url_templates_i < alternative_url_templates.length; alternative_url_templates_i++) {
+        const alternative_url_templates_item: unknown = alternative_url_templates[alternative_url_templates_i];
+        if (typeof alternative_url_templates_item !== "string") {
+          out.push({ path: ".alternative_url_templates[" + alternative_url_templates_i + "]", message: "must be a string", rule: "type" });
           if (!all) return;
         }
       }
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_8.has(k1)) {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!LINKIFIER_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -2963,116 +2262,116 @@ function schemaLinkifier(v: unknown, out: Failure[], all: boolean, strict: boole
 }
 
 /** Schema Message. */
-function schemaMessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkMessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesMessage(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["id"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const id = record["id"];
+    if (id === undefined) {
       out.push({ path: ".id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x1)) {
+    } else if (!Number.isInteger(id)) {
       out.push({ path: ".id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["type"];
-    if (x2 === undefined) {
+    const type_ = record["type"];
+    if (type_ === undefined) {
       out.push({ path: ".type", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof type_ !== "string") {
       out.push({ path: ".type", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x2 !== "stream" && x2 !== "private") {
+    } else if (type_ !== "stream" && type_ !== "private") {
       out.push({ path: ".type", message: "must be one of \"stream\", \"private\"", rule: "enum" });
       if (!all) return;
     }
-    const x3 = o1["sender_id"];
-    if (x3 === undefined) {
+    const sender_id = record["sender_id"];
+    if (sender_id === undefined) {
       out.push({ path: ".sender_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x3)) {
+    } else if (!Number.isInteger(sender_id)) {
       out.push({ path: ".sender_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x4 = o1["sender_email"];
-    if (x4 === undefined) {
+    const sender_email = record["sender_email"];
+    if (sender_email === undefined) {
       out.push({ path: ".sender_email", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x4 !== "string") {
+    } else if (typeof sender_email !== "string") {
       out.push({ path: ".sender_email", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x5 = o1["sender_full_name"];
-    if (x5 === undefined) {
+    const sender_full_name = record["sender_full_name"];
+    if (sender_full_name === undefined) {
       out.push({ path: ".sender_full_name", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x5 !== "string") {
+    } else if (typeof sender_full_name !== "string") {
       out.push({ path: ".sender_full_name", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x6 = o1["sender_realm_str"];
-    if (x6 === undefined) {
+    const sender_realm_str = record["sender_realm_str"];
+    if (sender_realm_str === undefined) {
       out.push({ path: ".sender_realm_str", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x6 !== "string") {
+    } else if (typeof sender_realm_str !== "string") {
       out.push({ path: ".sender_realm_str", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x7 = o1["avatar_url"];
-    if (x7 === undefined) {
+    const avatar_url = record["avatar_url"];
+    if (avatar_url === undefined) {
       out.push({ path: ".avatar_url", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x7 === "string") {
+    } else if (typeof avatar_url === "string") {
       // Every value of this type matches.
-    } else if (x7 === null) {
+    } else if (avatar_url === null) {
       // Every value of this type matches.
     } else {
       out.push({ path: ".avatar_url", message: "must be a string or null", rule: "union" });
       if (!all) return;
     }
-    const x8 = o1["client"];
-    if (x8 === undefined) {
+    const client = record["client"];
+    if (client === undefined) {
       out.push({ path: ".client", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x8 !== "string") {
+    } else if (typeof client !== "string") {
       out.push({ path: ".client", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x9 = o1["content"];
-    if (x9 === undefined) {
+    const content = record["content"];
+    if (content === undefined) {
       out.push({ path: ".content", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x9 !== "string") {
+    } else if (typeof content !== "string") {
       out.push({ path: ".content", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x10 = o1["content_type"];
-    if (x10 === undefined) {
+    const content_type = record["content_type"];
+    if (content_type === undefined) {
       out.push({ path: ".content_type", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x10 !== "string") {
+    } else if (typeof content_type !== "string") {
       out.push({ path: ".content_type", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x10 !== "text/html" && x10 !== "text/x-markdown") {
+    } else if (content_type !== "text/html" && content_type !== "text/x-markdown") {
       out.push({ path: ".content_type", message: "must be one of \"text/html\", \"text/x-markdown\"", rule: "enum" });
       if (!all) return;
     }
-    const x11 = o1["display_recipient"];
-    if (x11 === undefined) {
+    const display_recipient = record["display_recipient"];
+    if (display_recipient === undefined) {
       out.push({ path: ".display_recipient", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x11 === "string") {
+    } else if (typeof display_recipient === "string") {
       // Every value of this type matches.
-    } else if (Array.isArray(x11)) {
-      for (let i1 = 0; i1 < x11.length; i1++) {
-        const x12: unknown = x11[i1];
-        const n1 = out.length;
-        schemaDisplayRecipientUser(x12, out, all, strict);
-        if (out.length !== n1) {
-          prefixFailures(out, n1, ".display_recipient[" + i1 + "]");
+    } else if (Array.isArray(display_recipient)) {
+      for (let display_recipient_i = 0; display_recipient_i < display_recipient.length; display_recipient_i++) {
+        const display_recipient_item: unknown = display_recipient[display_recipient_i];
+        const display_recipient_item_mark = out.length;
+        checkDisplayRecipientUser(display_recipient_item, out, all, strict);
+        if (out.length !== display_recipient_item_mark) {
+          prefixFailures(out, display_recipient_item_mark, ".display_recipient[" + display_recipient_i + "]");
           if (!all) return;
         }
       }
@@ -3080,152 +2379,152 @@ function schemaMessage(v: unknown, out: Failure[], all: boolean, strict: boolean
       out.push({ path: ".display_recipient", message: "must be a string or a list of objects", rule: "union" });
       if (!all) return;
     }
-    const x13 = o1["recipient_id"];
-    if (x13 === undefined) {
+    const recipient_id = record["recipient_id"];
+    if (recipient_id === undefined) {
       out.push({ path: ".recipient_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x13)) {
+    } else if (!Number.isInteger(recipient_id)) {
       out.push({ path: ".recipient_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x14 = o1["stream_id"];
-    if (x14 !== undefined) {
-      if (!Number.isInteger(x14)) {
+    const stream_id = record["stream_id"];
+    if (stream_id !== undefined) {
+      if (!Number.isInteger(stream_id)) {
         out.push({ path: ".stream_id", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
     }
-    const x15 = o1["subject"];
-    if (x15 === undefined) {
+    const subject = record["subject"];
+    if (subject === undefined) {
       out.push({ path: ".subject", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x15 !== "string") {
+    } else if (typeof subject !== "string") {
       out.push({ path: ".subject", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x16 = o1["topic_links"];
-    if (x16 === undefined) {
+    const topic_links = record["topic_links"];
+    if (topic_links === undefined) {
       out.push({ path: ".topic_links", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Array.isArray(x16)) {
+    } else if (!Array.isArray(topic_links)) {
       out.push({ path: ".topic_links", message: "must be a list", rule: "type" });
       if (!all) return;
     } else {
-      for (let i2 = 0; i2 < x16.length; i2++) {
-        const x17: unknown = x16[i2];
-        const n2 = out.length;
-        schemaTopicLink(x17, out, all, strict);
-        if (out.length !== n2) {
-          prefixFailures(out, n2, ".topic_links[" + i2 + "]");
+      for (let topic_links_i = 0; topic_links_i < topic_links.length; topic_links_i++) {
+        const topic_links_item: unknown = topic_links[topic_links_i];
+        const topic_links_item_mark = out.length;
+        checkTopicLink(topic_links_item, out, all, strict);
+        if (out.length !== topic_links_item_mark) {
+          prefixFailures(out, topic_links_item_mark, ".topic_links[" + topic_links_i + "]");
           if (!all) return;
         }
       }
     }
-    const x18 = o1["is_me_message"];
-    if (x18 === undefined) {
+    const is_me_message = record["is_me_message"];
+    if (is_me_message === undefined) {
       out.push({ path: ".is_me_message", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x18 !== "boolean") {
+    } else if (typeof is_me_message !== "boolean") {
       out.push({ path: ".is_me_message", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
-    const x19 = o1["reactions"];
-    if (x19 === undefined) {
+    const reactions = record["reactions"];
+    if (reactions === undefined) {
       out.push({ path: ".reactions", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Array.isArray(x19)) {
+    } else if (!Array.isArray(reactions)) {
       out.push({ path: ".reactions", message: "must be a list", rule: "type" });
       if (!all) return;
     } else {
-      for (let i3 = 0; i3 < x19.length; i3++) {
-        const x20: unknown = x19[i3];
-        const n3 = out.length;
-        schemaReaction(x20, out, all, strict);
-        if (out.length !== n3) {
-          prefixFailures(out, n3, ".reactions[" + i3 + "]");
+      for (let reactions_i = 0; reactions_i < reactions.length; reactions_i++) {
+        const reactions_item: unknown = reactions[reactions_i];
+        const reactions_item_mark = out.length;
+        checkReaction(reactions_item, out, all, strict);
+        if (out.length !== reactions_item_mark) {
+          prefixFailures(out, reactions_item_mark, ".reactions[" + reactions_i + "]");
           if (!all) return;
         }
       }
     }
-    const x21 = o1["submessages"];
-    if (x21 === undefined) {
+    const submessages = record["submessages"];
+    if (submessages === undefined) {
       out.push({ path: ".submessages", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Array.isArray(x21)) {
+    } else if (!Array.isArray(submessages)) {
       out.push({ path: ".submessages", message: "must be a list", rule: "type" });
       if (!all) return;
     } else {
-      for (let i4 = 0; i4 < x21.length; i4++) {
-        const x22: unknown = x21[i4];
-        const n4 = out.length;
-        schemaSubmessage(x22, out, all, strict);
-        if (out.length !== n4) {
-          prefixFailures(out, n4, ".submessages[" + i4 + "]");
+      for (let submessages_i = 0; submessages_i < submessages.length; submessages_i++) {
+        const submessages_item: unknown = submessages[submessages_i];
+        const submessages_item_mark = out.length;
+        checkSubmessage(submessages_item, out, all, strict);
+        if (out.length !== submessages_item_mark) {
+          prefixFailures(out, submessages_item_mark, ".submessages[" + submessages_i + "]");
           if (!all) return;
         }
       }
     }
-    const x23 = o1["timestamp"];
-    if (x23 === undefined) {
+    const timestamp = record["timestamp"];
+    if (timestamp === undefined) {
       out.push({ path: ".timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x23)) {
+    } else if (!Number.isInteger(timestamp)) {
       out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x24 = o1["last_edit_timestamp"];
-    if (x24 !== undefined) {
-      if (!Number.isInteger(x24)) {
+    const last_edit_timestamp = record["last_edit_timestamp"];
+    if (last_edit_timestamp !== undefined) {
+      if (!Number.isInteger(last_edit_timestamp)) {
         out.push({ path: ".last_edit_timestamp", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
     }
-    const x25 = o1["last_moved_timestamp"];
-    if (x25 !== undefined) {
-      if (!Number.isInteger(x25)) {
+    const last_moved_timestamp = record["last_moved_timestamp"];
+    if (last_moved_timestamp !== undefined) {
+      if (!Number.isInteger(last_moved_timestamp)) {
         out.push({ path: ".last_moved_timestamp", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
     }
-    const x26 = o1["edit_history"];
-    if (x26 !== undefined) {
-      if (!Array.isArray(x26)) {
+    const edit_history = record["edit_history"];
+    if (edit_history !== undefined) {
+      if (!Array.isArray(edit_history)) {
         out.push({ path: ".edit_history", message: "must be a list", rule: "type" });
         if (!all) return;
       } else {
-        for (let i5 = 0; i5 < x26.length; i5++) {
-          const x27: unknown = x26[i5];
-          const n5 = out.length;
-          schemaEditHistoryEntry(x27, out, all, strict);
-          if (out.length !== n5) {
-            prefixFailures(out, n5, ".edit_history[" + i5 + "]");
+        for (let edit_history_i = 0; edit_history_i < edit_history.length; edit_history_i++) {
+          const edit_history_item: unknown = edit_history[edit_history_i];
+          const edit_history_item_mark = out.length;
+          checkEditHistoryEntry(edit_history_item, out, all, strict);
+          if (out.length !== edit_history_item_mark) {
+            prefixFailures(out, edit_history_item_mark, ".edit_history[" + edit_history_i + "]");
             if (!all) return;
           }
         }
       }
     }
-    const x28 = o1["flags"];
-    if (x28 === undefined) {
+    const flags = record["flags"];
+    if (flags === undefined) {
       out.push({ path: ".flags", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Array.isArray(x28)) {
+    } else if (!Array.isArray(flags)) {
       out.push({ path: ".flags", message: "must be a list", rule: "type" });
       if (!all) return;
     } else {
-      for (let i6 = 0; i6 < x28.length; i6++) {
-        const x29: unknown = x28[i6];
-        if (typeof x29 !== "string") {
-          out.push({ path: ".flags[" + i6 + "]", message: "must be a string", rule: "type" });
+      for (let flags_i = 0; flags_i < flags.length; flags_i++) {
+        const flags_item: unknown = flags[flags_i];
+        if (typeof flags_item !== "string") {
+          out.push({ path: ".flags[" + flags_i + "]", message: "must be a string", rule: "type" });
           if (!all) return;
         }
       }
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_5.has(k1)) {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!MESSAGE_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -3234,7 +2533,7 @@ function schemaMessage(v: unknown, out: Failure[], all: boolean, strict: boolean
 }
 
 /** Schema MessageFlagOp. */
-function schemaMessageFlagOp(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkMessageFlagOp(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
     out.push({ path: "", message: "must be a string", rule: "type" });
     if (!all) return;
@@ -3245,108 +2544,108 @@ function schemaMessageFlagOp(v: unknown, out: Failure[], all: boolean, strict: b
 }
 
 /** Schema MessageHistorySnapshot. */
-function schemaMessageHistorySnapshot(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkMessageHistorySnapshot(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesMessageHistorySnapshot(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["topic"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const topic = record["topic"];
+    if (topic === undefined) {
       out.push({ path: ".topic", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof topic !== "string") {
       out.push({ path: ".topic", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["content"];
-    if (x2 === undefined) {
+    const content = record["content"];
+    if (content === undefined) {
       out.push({ path: ".content", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof content !== "string") {
       out.push({ path: ".content", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["rendered_content"];
-    if (x3 === undefined) {
+    const rendered_content = record["rendered_content"];
+    if (rendered_content === undefined) {
       out.push({ path: ".rendered_content", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof rendered_content !== "string") {
       out.push({ path: ".rendered_content", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x4 = o1["timestamp"];
-    if (x4 === undefined) {
+    const timestamp = record["timestamp"];
+    if (timestamp === undefined) {
       out.push({ path: ".timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x4)) {
+    } else if (!Number.isInteger(timestamp)) {
       out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x5 = o1["user_id"];
-    if (x5 === undefined) {
+    const user_id = record["user_id"];
+    if (user_id === undefined) {
       out.push({ path: ".user_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x5 === "number") {
-      if (!Number.isInteger(x5)) {
+    } else if (typeof user_id === "number") {
+      if (!Number.isInteger(user_id)) {
         out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
-    } else if (x5 === null) {
+    } else if (user_id === null) {
       // Every value of this type matches.
     } else {
       out.push({ path: ".user_id", message: "must be an integer or null", rule: "union" });
       if (!all) return;
     }
-    const x6 = o1["prev_topic"];
-    if (x6 !== undefined) {
-      if (typeof x6 !== "string") {
+    const prev_topic = record["prev_topic"];
+    if (prev_topic !== undefined) {
+      if (typeof prev_topic !== "string") {
         out.push({ path: ".prev_topic", message: "must be a string", rule: "type" });
         if (!all) return;
       }
     }
-    const x7 = o1["stream"];
-    if (x7 !== undefined) {
-      if (!Number.isInteger(x7)) {
+    const stream = record["stream"];
+    if (stream !== undefined) {
+      if (!Number.isInteger(stream)) {
         out.push({ path: ".stream", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
     }
-    const x8 = o1["prev_stream"];
-    if (x8 !== undefined) {
-      if (!Number.isInteger(x8)) {
+    const prev_stream = record["prev_stream"];
+    if (prev_stream !== undefined) {
+      if (!Number.isInteger(prev_stream)) {
         out.push({ path: ".prev_stream", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
     }
-    const x9 = o1["prev_content"];
-    if (x9 !== undefined) {
-      if (typeof x9 !== "string") {
+    const prev_content = record["prev_content"];
+    if (prev_content !== undefined) {
+      if (typeof prev_content !== "string") {
         out.push({ path: ".prev_content", message: "must be a string", rule: "type" });
         if (!all) return;
       }
     }
-    const x10 = o1["prev_rendered_content"];
-    if (x10 !== undefined) {
-      if (typeof x10 !== "string") {
+    const prev_rendered_content = record["prev_rendered_content"];
+    if (prev_rendered_content !== undefined) {
+      if (typeof prev_rendered_content !== "string") {
         out.push({ path: ".prev_rendered_content", message: "must be a string", rule: "type" });
         if (!all) return;
       }
     }
-    const x11 = o1["content_html_diff"];
-    if (x11 !== undefined) {
-      if (typeof x11 !== "string") {
+    const content_html_diff = record["content_html_diff"];
+    if (content_html_diff !== undefined) {
+      if (typeof content_html_diff !== "string") {
         out.push({ path: ".content_html_diff", message: "must be a string", rule: "type" });
         if (!all) return;
       }
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_7.has(k1)) {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!MESSAGE_HISTORY_SNAPSHOT_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -3355,49 +2654,49 @@ function schemaMessageHistorySnapshot(v: unknown, out: Failure[], all: boolean, 
 }
 
 /** Schema MethodNotAllowedError. */
-function schemaMethodNotAllowedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkMethodNotAllowedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesMethodNotAllowedError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "error") {
+    } else if (result !== "error") {
       out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["code"];
-    if (x3 === undefined) {
+    const code = record["code"];
+    if (code === undefined) {
       out.push({ path: ".code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof code !== "string") {
       out.push({ path: ".code", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x3 !== "METHOD_NOT_ALLOWED") {
+    } else if (code !== "METHOD_NOT_ALLOWED") {
       out.push({ path: ".code", message: "must be \"METHOD_NOT_ALLOWED\"", rule: "const" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "code") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -3406,7 +2705,7 @@ function schemaMethodNotAllowedError(v: unknown, out: Failure[], all: boolean, s
 }
 
 /** Schema NarrowOperand. */
-function schemaNarrowOperand(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkNarrowOperand(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesNarrowOperand(v, strict)) return;
   if (typeof v === "string") {
     // Every value of this type matches.
@@ -3416,10 +2715,10 @@ function schemaNarrowOperand(v: unknown, out: Failure[], all: boolean, strict: b
       if (!all) return;
     }
   } else if (Array.isArray(v)) {
-    for (let i1 = 0; i1 < v.length; i1++) {
-      const x1: unknown = v[i1];
-      if (!Number.isInteger(x1)) {
-        out.push({ path: "[" + i1 + "]", message: "must be an integer", rule: "type" });
+    for (let i = 0; i < v.length; i++) {
+      const item: unknown = v[i];
+      if (!Number.isInteger(item)) {
+        out.push({ path: "[" + i + "]", message: "must be an integer", rule: "type" });
         if (!all) return;
       }
     }
@@ -3430,23 +2729,23 @@ function schemaNarrowOperand(v: unknown, out: Failure[], all: boolean, strict: b
 }
 
 /** Schema NarrowOperator. */
-function schemaNarrowOperator(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkNarrowOperator(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
     out.push({ path: "", message: "must be a string", rule: "type" });
     if (!all) return;
-  } else if (!ENUM_2.has(v)) {
+  } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(v)) {
     out.push({ path: "", message: "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", rule: "enum" });
     if (!all) return;
   }
 }
 
 /** Schema NarrowTerm. */
-function schemaNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesNarrowTerm(v, strict)) return;
   if (typeof v === "object" && v !== null && !Array.isArray(v)) {
-    const n2 = out.length;
-    schemaNarrowTermObject(v, out, all, strict);
-    if (out.length !== n2) {
+    const mark = out.length;
+    checkNarrowTermObject(v, out, all, strict);
+    if (out.length !== mark) {
       if (!all) return;
     }
   } else if (Array.isArray(v)) {
@@ -3459,21 +2758,21 @@ function schemaNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: bool
       if (!all) return;
     }
     if (v.length > 0) {
-      const x1: unknown = v[0];
-      if (typeof x1 !== "string") {
+      const item_0: unknown = v[0];
+      if (typeof item_0 !== "string") {
         out.push({ path: "[0]", message: "must be a string", rule: "type" });
         if (!all) return;
-      } else if (!ENUM_2.has(x1)) {
+      } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(item_0)) {
         out.push({ path: "[0]", message: "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", rule: "enum" });
         if (!all) return;
       }
     }
     if (v.length > 1) {
-      const x2: unknown = v[1];
-      const n1 = out.length;
-      schemaNarrowOperand(x2, out, all, strict);
-      if (out.length !== n1) {
-        prefixFailures(out, n1, "[1]");
+      const item_1: unknown = v[1];
+      const item_1_mark = out.length;
+      checkNarrowOperand(item_1, out, all, strict);
+      if (out.length !== item_1_mark) {
+        prefixFailures(out, item_1_mark, "[1]");
         if (!all) return;
       }
     }
@@ -3484,49 +2783,49 @@ function schemaNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: bool
 }
 
 /** Schema NarrowTermObject. */
-function schemaNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesNarrowTermObject(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["operator"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const operator = record["operator"];
+    if (operator === undefined) {
       out.push({ path: ".operator", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof operator !== "string") {
       out.push({ path: ".operator", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (!ENUM_2.has(x1)) {
+    } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(operator)) {
       out.push({ path: ".operator", message: "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", rule: "enum" });
       if (!all) return;
     }
-    const x2 = o1["operand"];
-    if (x2 === undefined) {
+    const operand = record["operand"];
+    if (operand === undefined) {
       out.push({ path: ".operand", message: "is required", rule: "required" });
       if (!all) return;
     } else {
-      const n1 = out.length;
-      schemaNarrowOperand(x2, out, all, strict);
-      if (out.length !== n1) {
-        prefixFailures(out, n1, ".operand");
+      const operand_mark = out.length;
+      checkNarrowOperand(operand, out, all, strict);
+      if (out.length !== operand_mark) {
+        prefixFailures(out, operand_mark, ".operand");
         if (!all) return;
       }
     }
-    const x3 = o1["negated"];
-    if (x3 !== undefined) {
-      if (typeof x3 !== "boolean") {
+    const negated = record["negated"];
+    if (negated !== undefined) {
+      if (typeof negated !== "boolean") {
         out.push({ path: ".negated", message: "must be a boolean", rule: "type" });
         if (!all) return;
       }
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "operator" && k1 !== "operand" && k1 !== "negated") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "operator" && key !== "operand" && key !== "negated") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -3535,49 +2834,49 @@ function schemaNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict
 }
 
 /** Schema NotFoundError. */
-function schemaNotFoundError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkNotFoundError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesNotFoundError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "error") {
+    } else if (result !== "error") {
       out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["code"];
-    if (x3 === undefined) {
+    const code = record["code"];
+    if (code === undefined) {
       out.push({ path: ".code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof code !== "string") {
       out.push({ path: ".code", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x3 !== "NOT_FOUND") {
+    } else if (code !== "NOT_FOUND") {
       out.push({ path: ".code", message: "must be \"NOT_FOUND\"", rule: "const" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "code") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -3586,174 +2885,174 @@ function schemaNotFoundError(v: unknown, out: Failure[], all: boolean, strict: b
 }
 
 /** Schema OwnUser. */
-function schemaOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesOwnUser(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["user_id"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const user_id = record["user_id"];
+    if (user_id === undefined) {
       out.push({ path: ".user_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x1)) {
+    } else if (!Number.isInteger(user_id)) {
       out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["email"];
-    if (x2 === undefined) {
+    const email = record["email"];
+    if (email === undefined) {
       out.push({ path: ".email", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof email !== "string") {
       out.push({ path: ".email", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["delivery_email"];
-    if (x3 === undefined) {
+    const delivery_email = record["delivery_email"];
+    if (delivery_email === undefined) {
       out.push({ path: ".delivery_email", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof delivery_email !== "string") {
       out.push({ path: ".delivery_email", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x4 = o1["full_name"];
-    if (x4 === undefined) {
+    const full_name = record["full_name"];
+    if (full_name === undefined) {
       out.push({ path: ".full_name", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x4 !== "string") {
+    } else if (typeof full_name !== "string") {
       out.push({ path: ".full_name", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x5 = o1["avatar_url"];
-    if (x5 === undefined) {
+    const avatar_url = record["avatar_url"];
+    if (avatar_url === undefined) {
       out.push({ path: ".avatar_url", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x5 !== "string") {
+    } else if (typeof avatar_url !== "string") {
       out.push({ path: ".avatar_url", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x6 = o1["avatar_version"];
-    if (x6 === undefined) {
+    const avatar_version = record["avatar_version"];
+    if (avatar_version === undefined) {
       out.push({ path: ".avatar_version", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x6)) {
+    } else if (!Number.isInteger(avatar_version)) {
       out.push({ path: ".avatar_version", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x7 = o1["role"];
-    if (x7 === undefined) {
+    const role = record["role"];
+    if (role === undefined) {
       out.push({ path: ".role", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!(typeof x7 === "number" && Number.isInteger(x7))) {
+    } else if (!(typeof role === "number" && Number.isInteger(role))) {
       out.push({ path: ".role", message: "must be an integer", rule: "type" });
       if (!all) return;
-    } else if (!ENUM_1.has(x7)) {
+    } else if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) {
       out.push({ path: ".role", message: "must be one of 100, 200, 300, 400, 600", rule: "enum" });
       if (!all) return;
     }
-    const x8 = o1["is_admin"];
-    if (x8 === undefined) {
+    const is_admin = record["is_admin"];
+    if (is_admin === undefined) {
       out.push({ path: ".is_admin", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x8 !== "boolean") {
+    } else if (typeof is_admin !== "boolean") {
       out.push({ path: ".is_admin", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
-    const x9 = o1["is_owner"];
-    if (x9 === undefined) {
+    const is_owner = record["is_owner"];
+    if (is_owner === undefined) {
       out.push({ path: ".is_owner", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x9 !== "boolean") {
+    } else if (typeof is_owner !== "boolean") {
       out.push({ path: ".is_owner", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
-    const x10 = o1["is_guest"];
-    if (x10 === undefined) {
+    const is_guest = record["is_guest"];
+    if (is_guest === undefined) {
       out.push({ path: ".is_guest", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x10 !== "boolean") {
+    } else if (typeof is_guest !== "boolean") {
       out.push({ path: ".is_guest", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
-    const x11 = o1["is_bot"];
-    if (x11 === undefined) {
+    const is_bot = record["is_bot"];
+    if (is_bot === undefined) {
       out.push({ path: ".is_bot", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x11 !== "boolean") {
+    } else if (typeof is_bot !== "boolean") {
       out.push({ path: ".is_bot", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
-    const x12 = o1["is_active"];
-    if (x12 === undefined) {
+    const is_active = record["is_active"];
+    if (is_active === undefined) {
       out.push({ path: ".is_active", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x12 !== "boolean") {
+    } else if (typeof is_active !== "boolean") {
       out.push({ path: ".is_active", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
-    const x13 = o1["is_imported_stub"];
-    if (x13 === undefined) {
+    const is_imported_stub = record["is_imported_stub"];
+    if (is_imported_stub === undefined) {
       out.push({ path: ".is_imported_stub", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x13 !== "boolean") {
+    } else if (typeof is_imported_stub !== "boolean") {
       out.push({ path: ".is_imported_stub", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
-    const x14 = o1["timezone"];
-    if (x14 === undefined) {
+    const timezone = record["timezone"];
+    if (timezone === undefined) {
       out.push({ path: ".timezone", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x14 !== "string") {
+    } else if (typeof timezone !== "string") {
       out.push({ path: ".timezone", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x15 = o1["date_joined"];
-    if (x15 === undefined) {
+    const date_joined = record["date_joined"];
+    if (date_joined === undefined) {
       out.push({ path: ".date_joined", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x15 !== "string") {
+    } else if (typeof date_joined !== "string") {
       out.push({ path: ".date_joined", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x16 = o1["max_message_id"];
-    if (x16 === undefined) {
+    const max_message_id = record["max_message_id"];
+    if (max_message_id === undefined) {
       out.push({ path: ".max_message_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x16)) {
+    } else if (!Number.isInteger(max_message_id)) {
       out.push({ path: ".max_message_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x17 = o1["profile_data"];
-    if (x17 !== undefined) {
-      if (!(typeof x17 === "object" && x17 !== null && !Array.isArray(x17))) {
+    const profile_data = record["profile_data"];
+    if (profile_data !== undefined) {
+      if (!(typeof profile_data === "object" && profile_data !== null && !Array.isArray(profile_data))) {
         out.push({ path: ".profile_data", message: "must be an object", rule: "type" });
         if (!all) return;
       } else {
-        const o2 = x17 as Record<string, unknown>;
-        const ks1 = Object.keys(o2);
-        for (let j1 = 0; j1 < ks1.length; j1++) {
-          const k1 = ks1[j1]!;
-          if (!allDigits(k1)) {
-            out.push({ path: ".profile_data" + keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
+        const profile_data_record = profile_data as Record<string, unknown>;
+        const profile_data_keys = Object.keys(profile_data_record);
+        for (let profile_data_j = 0; profile_data_j < profile_data_keys.length; profile_data_j++) {
+          const profile_data_key = profile_data_keys[profile_data_j]!;
+          if (!allDigits(profile_data_key)) {
+            out.push({ path: ".profile_data" + keySegment(profile_data_key), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
             if (!all) return;
           }
-          const x18 = o2[k1];
-          const n1 = out.length;
-          schemaProfileDataValue(x18, out, all, strict);
-          if (out.length !== n1) {
-            prefixFailures(out, n1, ".profile_data" + keySegment(k1));
+          const profile_data_entry = profile_data_record[profile_data_key];
+          const profile_data_entry_mark = out.length;
+          checkProfileDataValue(profile_data_entry, out, all, strict);
+          if (out.length !== profile_data_entry_mark) {
+            prefixFailures(out, profile_data_entry_mark, ".profile_data" + keySegment(profile_data_key));
             if (!all) return;
           }
         }
       }
     }
     if (strict) {
-      const ks2 = Object.keys(o1);
-      for (let j2 = 0; j2 < ks2.length; j2++) {
-        const k2 = ks2[j2]!;
-        if (!KEYS_13.has(k2)) {
-          out.push({ path: keySegment(k2), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!OWN_USER_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -3762,34 +3061,34 @@ function schemaOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean
 }
 
 /** Schema PresenceLegacy. */
-function schemaPresenceLegacy(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkPresenceLegacy(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesPresenceLegacy(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["aggregated"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const aggregated = record["aggregated"];
+    if (aggregated === undefined) {
       out.push({ path: ".aggregated", message: "is required", rule: "required" });
       if (!all) return;
     } else {
-      const n1 = out.length;
-      schemaPresenceLegacyAggregated(x1, out, all, strict);
-      if (out.length !== n1) {
-        prefixFailures(out, n1, ".aggregated");
+      const aggregated_mark = out.length;
+      checkPresenceLegacyAggregated(aggregated, out, all, strict);
+      if (out.length !== aggregated_mark) {
+        prefixFailures(out, aggregated_mark, ".aggregated");
         if (!all) return;
       }
     }
-    const ks1 = Object.keys(o1);
-    for (let j1 = 0; j1 < ks1.length; j1++) {
-      const k1 = ks1[j1]!;
-      if (k1 !== "aggregated") {
-        const x2 = o1[k1];
-        const n2 = out.length;
-        schemaPresenceLegacyClient(x2, out, all, strict);
-        if (out.length !== n2) {
-          prefixFailures(out, n2, keySegment(k1));
+    const keys = Object.keys(record);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key !== "aggregated") {
+        const entry = record[key];
+        const entry_mark = out.length;
+        checkPresenceLegacyClient(entry, out, all, strict);
+        if (out.length !== entry_mark) {
+          prefixFailures(out, entry_mark, keySegment(key));
           if (!all) return;
         }
       }
@@ -3798,43 +3097,43 @@ function schemaPresenceLegacy(v: unknown, out: Failure[], all: boolean, strict: 
 }
 
 /** Schema PresenceLegacyAggregated. */
-function schemaPresenceLegacyAggregated(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkPresenceLegacyAggregated(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesPresenceLegacyAggregated(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["client"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const client = record["client"];
+    if (client === undefined) {
       out.push({ path: ".client", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof client !== "string") {
       out.push({ path: ".client", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["status"];
-    if (x2 === undefined) {
+    const status = record["status"];
+    if (status === undefined) {
       out.push({ path: ".status", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof status !== "string") {
       out.push({ path: ".status", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["timestamp"];
-    if (x3 === undefined) {
+    const timestamp = record["timestamp"];
+    if (timestamp === undefined) {
       out.push({ path: ".timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x3)) {
+    } else if (!Number.isInteger(timestamp)) {
       out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "client" && key !== "status" && key !== "timestamp") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -3843,51 +3142,51 @@ function schemaPresenceLegacyAggregated(v: unknown, out: Failure[], all: boolean
 }
 
 /** Schema PresenceLegacyClient. */
-function schemaPresenceLegacyClient(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkPresenceLegacyClient(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesPresenceLegacyClient(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["client"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const client = record["client"];
+    if (client === undefined) {
       out.push({ path: ".client", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof client !== "string") {
       out.push({ path: ".client", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["status"];
-    if (x2 === undefined) {
+    const status = record["status"];
+    if (status === undefined) {
       out.push({ path: ".status", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof status !== "string") {
       out.push({ path: ".status", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["timestamp"];
-    if (x3 === undefined) {
+    const timestamp = record["timestamp"];
+    if (timestamp === undefined) {
       out.push({ path: ".timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x3)) {
+    } else if (!Number.isInteger(timestamp)) {
       out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x4 = o1["pushable"];
-    if (x4 === undefined) {
+    const pushable = record["pushable"];
+    if (pushable === undefined) {
       out.push({ path: ".pushable", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x4 !== "boolean") {
+    } else if (typeof pushable !== "boolean") {
       out.push({ path: ".pushable", message: "must be a boolean", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "client" && k1 !== "status" && k1 !== "timestamp" && k1 !== "pushable") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "client" && key !== "status" && key !== "timestamp" && key !== "pushable") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -3896,35 +3195,35 @@ function schemaPresenceLegacyClient(v: unknown, out: Failure[], all: boolean, st
 }
 
 /** Schema PresenceModern. */
-function schemaPresenceModern(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkPresenceModern(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesPresenceModern(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["active_timestamp"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const active_timestamp = record["active_timestamp"];
+    if (active_timestamp === undefined) {
       out.push({ path: ".active_timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x1)) {
+    } else if (!Number.isInteger(active_timestamp)) {
       out.push({ path: ".active_timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["idle_timestamp"];
-    if (x2 === undefined) {
+    const idle_timestamp = record["idle_timestamp"];
+    if (idle_timestamp === undefined) {
       out.push({ path: ".idle_timestamp", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x2)) {
+    } else if (!Number.isInteger(idle_timestamp)) {
       out.push({ path: ".idle_timestamp", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "active_timestamp" && k1 !== "idle_timestamp") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "active_timestamp" && key !== "idle_timestamp") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -3933,34 +3232,34 @@ function schemaPresenceModern(v: unknown, out: Failure[], all: boolean, strict: 
 }
 
 /** Schema ProfileDataUpdate. */
-function schemaProfileDataUpdate(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkProfileDataUpdate(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesProfileDataUpdate(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["id"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const id = record["id"];
+    if (id === undefined) {
       out.push({ path: ".id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x1)) {
+    } else if (!Number.isInteger(id)) {
       out.push({ path: ".id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["value"];
-    if (x2 === undefined) {
+    const value = record["value"];
+    if (value === undefined) {
       out.push({ path: ".value", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 === "string") {
+    } else if (typeof value === "string") {
       // Every value of this type matches.
-    } else if (x2 === null) {
+    } else if (value === null) {
       // Every value of this type matches.
-    } else if (Array.isArray(x2)) {
-      for (let i1 = 0; i1 < x2.length; i1++) {
-        const x3: unknown = x2[i1];
-        if (!Number.isInteger(x3)) {
-          out.push({ path: ".value[" + i1 + "]", message: "must be an integer", rule: "type" });
+    } else if (Array.isArray(value)) {
+      for (let value_i = 0; value_i < value.length; value_i++) {
+        const value_item: unknown = value[value_i];
+        if (!Number.isInteger(value_item)) {
+          out.push({ path: ".value[" + value_i + "]", message: "must be an integer", rule: "type" });
           if (!all) return;
         }
       }
@@ -3969,11 +3268,11 @@ function schemaProfileDataUpdate(v: unknown, out: Failure[], all: boolean, stric
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "id" && k1 !== "value") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "id" && key !== "value") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -3982,34 +3281,34 @@ function schemaProfileDataUpdate(v: unknown, out: Failure[], all: boolean, stric
 }
 
 /** Schema ProfileDataValue. */
-function schemaProfileDataValue(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkProfileDataValue(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesProfileDataValue(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["value"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const value = record["value"];
+    if (value === undefined) {
       out.push({ path: ".value", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof value !== "string") {
       out.push({ path: ".value", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["rendered_value"];
-    if (x2 !== undefined) {
-      if (typeof x2 !== "string") {
+    const rendered_value = record["rendered_value"];
+    if (rendered_value !== undefined) {
+      if (typeof rendered_value !== "string") {
         out.push({ path: ".rendered_value", message: "must be a string", rule: "type" });
         if (!all) return;
       }
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "value" && k1 !== "rendered_value") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "value" && key !== "rendered_value") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4018,57 +3317,57 @@ function schemaProfileDataValue(v: unknown, out: Failure[], all: boolean, strict
 }
 
 /** Schema RateLimitError. */
-function schemaRateLimitError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkRateLimitError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesRateLimitError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "error") {
+    } else if (result !== "error") {
       out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["code"];
-    if (x3 === undefined) {
+    const code = record["code"];
+    if (code === undefined) {
       out.push({ path: ".code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof code !== "string") {
       out.push({ path: ".code", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x3 !== "RATE_LIMIT_HIT") {
+    } else if (code !== "RATE_LIMIT_HIT") {
       out.push({ path: ".code", message: "must be \"RATE_LIMIT_HIT\"", rule: "const" });
       if (!all) return;
     }
-    const x4 = o1["retry-after"];
-    if (x4 === undefined) {
+    const retry_after = record["retry-after"];
+    if (retry_after === undefined) {
       out.push({ path: "[\"retry-after\"]", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isFinite(x4)) {
+    } else if (!Number.isFinite(retry_after)) {
       out.push({ path: "[\"retry-after\"]", message: "must be a number", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "retry-after") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "code" && key !== "retry-after") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4077,54 +3376,54 @@ function schemaRateLimitError(v: unknown, out: Failure[], all: boolean, strict: 
 }
 
 /** Schema Reaction. */
-function schemaReaction(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkReaction(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesReaction(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["emoji_name"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const emoji_name = record["emoji_name"];
+    if (emoji_name === undefined) {
       out.push({ path: ".emoji_name", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof emoji_name !== "string") {
       out.push({ path: ".emoji_name", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["emoji_code"];
-    if (x2 === undefined) {
+    const emoji_code = record["emoji_code"];
+    if (emoji_code === undefined) {
       out.push({ path: ".emoji_code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof emoji_code !== "string") {
       out.push({ path: ".emoji_code", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["reaction_type"];
-    if (x3 === undefined) {
+    const reaction_type = record["reaction_type"];
+    if (reaction_type === undefined) {
       out.push({ path: ".reaction_type", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof reaction_type !== "string") {
       out.push({ path: ".reaction_type", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x3 !== "unicode_emoji" && x3 !== "realm_emoji" && x3 !== "zulip_extra_emoji") {
+    } else if (reaction_type !== "unicode_emoji" && reaction_type !== "realm_emoji" && reaction_type !== "zulip_extra_emoji") {
       out.push({ path: ".reaction_type", message: "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"", rule: "enum" });
       if (!all) return;
     }
-    const x4 = o1["user_id"];
-    if (x4 === undefined) {
+    const user_id = record["user_id"];
+    if (user_id === undefined) {
       out.push({ path: ".user_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x4)) {
+    } else if (!Number.isInteger(user_id)) {
       out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "emoji_name" && k1 !== "emoji_code" && k1 !== "reaction_type" && k1 !== "user_id") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "emoji_name" && key !== "emoji_code" && key !== "reaction_type" && key !== "user_id") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4133,49 +3432,49 @@ function schemaReaction(v: unknown, out: Failure[], all: boolean, strict: boolea
 }
 
 /** Schema ReactionDoesNotExistError. */
-function schemaReactionDoesNotExistError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkReactionDoesNotExistError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesReactionDoesNotExistError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "error") {
+    } else if (result !== "error") {
       out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["code"];
-    if (x3 === undefined) {
+    const code = record["code"];
+    if (code === undefined) {
       out.push({ path: ".code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof code !== "string") {
       out.push({ path: ".code", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x3 !== "REACTION_DOES_NOT_EXIST") {
+    } else if (code !== "REACTION_DOES_NOT_EXIST") {
       out.push({ path: ".code", message: "must be \"REACTION_DOES_NOT_EXIST\"", rule: "const" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "code") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4184,7 +3483,7 @@ function schemaReactionDoesNotExistError(v: unknown, out: Failure[], all: boolea
 }
 
 /** Schema ReactionType. */
-function schemaReactionType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkReactionType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
     out.push({ path: "", message: "must be a string", rule: "type" });
     if (!all) return;
@@ -4195,7 +3494,7 @@ function schemaReactionType(v: unknown, out: Failure[], all: boolean, strict: bo
 }
 
 /** Schema ReportType. */
-function schemaReportType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkReportType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
     out.push({ path: "", message: "must be a string", rule: "type" });
     if (!all) return;
@@ -4206,49 +3505,49 @@ function schemaReportType(v: unknown, out: Failure[], all: boolean, strict: bool
 }
 
 /** Schema RequestTooLargeError. */
-function schemaRequestTooLargeError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkRequestTooLargeError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesRequestTooLargeError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "error") {
+    } else if (result !== "error") {
       out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["code"];
-    if (x3 === undefined) {
+    const code = record["code"];
+    if (code === undefined) {
       out.push({ path: ".code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof code !== "string") {
       out.push({ path: ".code", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x3 !== "REQUEST_TOO_LARGE") {
+    } else if (code !== "REQUEST_TOO_LARGE") {
       out.push({ path: ".code", message: "must be \"REQUEST_TOO_LARGE\"", rule: "const" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "code") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4257,18 +3556,18 @@ function schemaRequestTooLargeError(v: unknown, out: Failure[], all: boolean, st
 }
 
 /** Schema Role. */
-function schemaRole(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkRole(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     out.push({ path: "", message: "must be an integer", rule: "type" });
     if (!all) return;
-  } else if (!ENUM_1.has(v)) {
+  } else if (!SEND_INVITES_INVITE_AS_VALUES.has(v)) {
     out.push({ path: "", message: "must be one of 100, 200, 300, 400, 600", rule: "enum" });
     if (!all) return;
   }
 }
 
 /** Schema ScheduledMessageType. */
-function schemaScheduledMessageType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkScheduledMessageType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
     out.push({ path: "", message: "must be a string", rule: "type" });
     if (!all) return;
@@ -4279,57 +3578,57 @@ function schemaScheduledMessageType(v: unknown, out: Failure[], all: boolean, st
 }
 
 /** Schema StreamDoesNotExistError. */
-function schemaStreamDoesNotExistError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkStreamDoesNotExistError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesStreamDoesNotExistError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "error") {
+    } else if (result !== "error") {
       out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["code"];
-    if (x3 === undefined) {
+    const code = record["code"];
+    if (code === undefined) {
       out.push({ path: ".code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof code !== "string") {
       out.push({ path: ".code", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x3 !== "STREAM_DOES_NOT_EXIST") {
+    } else if (code !== "STREAM_DOES_NOT_EXIST") {
       out.push({ path: ".code", message: "must be \"STREAM_DOES_NOT_EXIST\"", rule: "const" });
       if (!all) return;
     }
-    const x4 = o1["stream_id"];
-    if (x4 === undefined) {
+    const stream_id = record["stream_id"];
+    if (stream_id === undefined) {
       out.push({ path: ".stream_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x4)) {
+    } else if (!Number.isInteger(stream_id)) {
       out.push({ path: ".stream_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code" && k1 !== "stream_id") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "code" && key !== "stream_id") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4338,59 +3637,59 @@ function schemaStreamDoesNotExistError(v: unknown, out: Failure[], all: boolean,
 }
 
 /** Schema Submessage. */
-function schemaSubmessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkSubmessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesSubmessage(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["id"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const id = record["id"];
+    if (id === undefined) {
       out.push({ path: ".id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x1)) {
+    } else if (!Number.isInteger(id)) {
       out.push({ path: ".id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["message_id"];
-    if (x2 === undefined) {
+    const message_id = record["message_id"];
+    if (message_id === undefined) {
       out.push({ path: ".message_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x2)) {
+    } else if (!Number.isInteger(message_id)) {
       out.push({ path: ".message_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["sender_id"];
-    if (x3 === undefined) {
+    const sender_id = record["sender_id"];
+    if (sender_id === undefined) {
       out.push({ path: ".sender_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x3)) {
+    } else if (!Number.isInteger(sender_id)) {
       out.push({ path: ".sender_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
-    const x4 = o1["msg_type"];
-    if (x4 === undefined) {
+    const msg_type = record["msg_type"];
+    if (msg_type === undefined) {
       out.push({ path: ".msg_type", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x4 !== "string") {
+    } else if (typeof msg_type !== "string") {
       out.push({ path: ".msg_type", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x5 = o1["content"];
-    if (x5 === undefined) {
+    const content = record["content"];
+    if (content === undefined) {
       out.push({ path: ".content", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x5 !== "string") {
+    } else if (typeof content !== "string") {
       out.push({ path: ".content", message: "must be a string", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_3.has(k1)) {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!SUBMESSAGE_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4399,53 +3698,53 @@ function schemaSubmessage(v: unknown, out: Failure[], all: boolean, strict: bool
 }
 
 /** Schema SuccessEnvelope. */
-function schemaSuccessEnvelope(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
+function checkSuccessEnvelope(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesSuccessEnvelope(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "success") {
+    } else if (result !== "success") {
       out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
         out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
         if (!all) return;
       } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
             if (!all) return;
           }
         }
       }
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4454,35 +3753,35 @@ function schemaSuccessEnvelope(v: unknown, out: Failure[], all: boolean, strict:
 }
 
 /** Schema TopicLink. */
-function schemaTopicLink(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkTopicLink(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesTopicLink(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["text"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const text = record["text"];
+    if (text === undefined) {
       out.push({ path: ".text", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof text !== "string") {
       out.push({ path: ".text", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["url"];
-    if (x2 === undefined) {
+    const url = record["url"];
+    if (url === undefined) {
       out.push({ path: ".url", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof url !== "string") {
       out.push({ path: ".url", message: "must be a string", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "text" && k1 !== "url") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "text" && key !== "url") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4491,7 +3790,7 @@ function schemaTopicLink(v: unknown, out: Failure[], all: boolean, strict: boole
 }
 
 /** Schema TopicsPolicy. */
-function schemaTopicsPolicy(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkTopicsPolicy(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
     out.push({ path: "", message: "must be a string", rule: "type" });
     if (!all) return;
@@ -4502,49 +3801,49 @@ function schemaTopicsPolicy(v: unknown, out: Failure[], all: boolean, strict: bo
 }
 
 /** Schema UnauthorizedError. */
-function schemaUnauthorizedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUnauthorizedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesUnauthorizedError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "error") {
+    } else if (result !== "error") {
       out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["code"];
-    if (x3 === undefined) {
+    const code = record["code"];
+    if (code === undefined) {
       out.push({ path: ".code", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof code !== "string") {
       out.push({ path: ".code", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x3 !== "UNAUTHORIZED") {
+    } else if (code !== "UNAUTHORIZED") {
       out.push({ path: ".code", message: "must be \"UNAUTHORIZED\"", rule: "const" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "code") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "code") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4553,43 +3852,43 @@ function schemaUnauthorizedError(v: unknown, out: Failure[], all: boolean, stric
 }
 
 /** Schema UploadResult. */
-function schemaUploadResult(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUploadResult(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesUploadResult(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["url"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const url = record["url"];
+    if (url === undefined) {
       out.push({ path: ".url", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof url !== "string") {
       out.push({ path: ".url", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x2 = o1["uri"];
-    if (x2 === undefined) {
+    const uri = record["uri"];
+    if (uri === undefined) {
       out.push({ path: ".uri", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof uri !== "string") {
       out.push({ path: ".uri", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["filename"];
-    if (x3 === undefined) {
+    const filename = record["filename"];
+    if (filename === undefined) {
       out.push({ path: ".filename", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x3 !== "string") {
+    } else if (typeof filename !== "string") {
       out.push({ path: ".filename", message: "must be a string", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "url" && k1 !== "uri" && k1 !== "filename") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "url" && key !== "uri" && key !== "filename") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4598,61 +3897,61 @@ function schemaUploadResult(v: unknown, out: Failure[], all: boolean, strict: bo
 }
 
 /** Success body of POST /api/v1/calls/videocall/create. */
-function responseCreateVideoCall(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches1(v, strict)) return;
+function checkCreateVideoCallResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesCreateVideoCallResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "success") {
+    } else if (result !== "success") {
       out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
         out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
         if (!all) return;
       } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
             if (!all) return;
           }
         }
       }
     }
-    const x5 = o1["url"];
-    if (x5 === undefined) {
+    const url = record["url"];
+    if (url === undefined) {
       out.push({ path: ".url", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x5 !== "string") {
+    } else if (typeof url !== "string") {
       out.push({ path: ".url", message: "must be a string", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "url") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "url") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4660,133 +3959,100 @@ function responseCreateVideoCall(v: unknown, out: Failure[], all: boolean, stric
   }
 }
 
-/** Success body of PATCH /api/v1/channel_folders/{channel_folder_id}. */
-function responseUpdateChannelFolder(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+/** Header X-Feature-Level of 200 of create-video-call. */
+function checkCreateVideoCallResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
     if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-channel-folder. */
+function checkUpdateChannelFolderResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
   }
 }
 
 /** Success body of POST /api/v1/fetch_api_key. */
-function responseFetchApiKey(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches3(v, strict)) return;
+function checkFetchApiKeyResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesFetchApiKeyResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
       out.push({ path: ".result", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x1 !== "string") {
+    } else if (typeof result !== "string") {
       out.push({ path: ".result", message: "must be a string", rule: "type" });
       if (!all) return;
-    } else if (x1 !== "success") {
+    } else if (result !== "success") {
       out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
       if (!all) return;
     }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
+    const msg = record["msg"];
+    if (msg === undefined) {
       out.push({ path: ".msg", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x2 !== "string") {
+    } else if (typeof msg !== "string") {
       out.push({ path: ".msg", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
         out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
         if (!all) return;
       } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
             if (!all) return;
           }
         }
       }
     }
-    const x5 = o1["api_key"];
-    if (x5 === undefined) {
+    const api_key = record["api_key"];
+    if (api_key === undefined) {
       out.push({ path: ".api_key", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x5 !== "string") {
+    } else if (typeof api_key !== "string") {
       out.push({ path: ".api_key", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x6 = o1["email"];
-    if (x6 === undefined) {
+    const email = record["email"];
+    if (email === undefined) {
       out.push({ path: ".email", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (typeof x6 !== "string") {
+    } else if (typeof email !== "string") {
       out.push({ path: ".email", message: "must be a string", rule: "type" });
       if (!all) return;
     }
-    const x7 = o1["user_id"];
-    if (x7 === undefined) {
+    const user_id = record["user_id"];
+    if (user_id === undefined) {
       out.push({ path: ".user_id", message: "is required", rule: "required" });
       if (!all) return;
-    } else if (!Number.isInteger(x7)) {
+    } else if (!Number.isInteger(user_id)) {
       out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
       if (!all) return;
     }
     if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_1.has(k1)) {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!FETCH_API_KEY_RESPONSE_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
           if (!all) return;
         }
       }
@@ -4794,1524 +4060,39 @@ function responseFetchApiKey(v: unknown, out: Failure[], all: boolean, strict: b
   }
 }
 
-/** Success body of POST /api/v1/invites. */
-function responseSendInvites(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+/** Header X-Feature-Level of 200 of fetch-api-key. */
+function checkFetchApiKeyResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
     if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of POST /api/v1/mark_topic_as_read. */
-function responseMarkTopicAsRead(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
     if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of POST /api/v1/messages/flags/narrow. */
-function responseUpdateMessageFlagsForNarrow(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches4(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    const x5 = o1["processed_count"];
-    if (x5 === undefined) {
-      out.push({ path: ".processed_count", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (!Number.isInteger(x5)) {
-      out.push({ path: ".processed_count", message: "must be an integer", rule: "type" });
-      if (!all) return;
-    }
-    const x6 = o1["updated_count"];
-    if (x6 === undefined) {
-      out.push({ path: ".updated_count", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (!Number.isInteger(x6)) {
-      out.push({ path: ".updated_count", message: "must be an integer", rule: "type" });
-      if (!all) return;
-    }
-    const x7 = o1["first_processed_id"];
-    if (x7 === undefined) {
-      out.push({ path: ".first_processed_id", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x7 === "number") {
-      if (!Number.isInteger(x7)) {
-        out.push({ path: ".first_processed_id", message: "must be an integer", rule: "type" });
-        if (!all) return;
-      }
-    } else if (x7 === null) {
-      // Every value of this type matches.
-    } else {
-      out.push({ path: ".first_processed_id", message: "must be an integer or null", rule: "union" });
-      if (!all) return;
-    }
-    const x8 = o1["last_processed_id"];
-    if (x8 === undefined) {
-      out.push({ path: ".last_processed_id", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x8 === "number") {
-      if (!Number.isInteger(x8)) {
-        out.push({ path: ".last_processed_id", message: "must be an integer", rule: "type" });
-        if (!all) return;
-      }
-    } else if (x8 === null) {
-      // Every value of this type matches.
-    } else {
-      out.push({ path: ".last_processed_id", message: "must be an integer or null", rule: "union" });
-      if (!all) return;
-    }
-    const x9 = o1["found_oldest"];
-    if (x9 === undefined) {
-      out.push({ path: ".found_oldest", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x9 !== "boolean") {
-      out.push({ path: ".found_oldest", message: "must be a boolean", rule: "type" });
-      if (!all) return;
-    }
-    const x10 = o1["found_newest"];
-    if (x10 === undefined) {
-      out.push({ path: ".found_newest", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x10 !== "boolean") {
-      out.push({ path: ".found_newest", message: "must be a boolean", rule: "type" });
-      if (!all) return;
-    }
-    const x11 = o1["ignored_because_not_subscribed_channels"];
-    if (x11 !== undefined) {
-      if (!Array.isArray(x11)) {
-        out.push({ path: ".ignored_because_not_subscribed_channels", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i2 = 0; i2 < x11.length; i2++) {
-          const x12: unknown = x11[i2];
-          if (!Number.isInteger(x12)) {
-            out.push({ path: ".ignored_because_not_subscribed_channels[" + i2 + "]", message: "must be an integer", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_2.has(k1)) {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of GET /api/v1/messages/{message_id}. */
-function responseGetMessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches5(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    const x5 = o1["message"];
-    if (x5 === undefined) {
-      out.push({ path: ".message", message: "is required", rule: "required" });
-      if (!all) return;
-    } else {
-      const n1 = out.length;
-      schemaMessage(x5, out, all, strict);
-      if (out.length !== n1) {
-        prefixFailures(out, n1, ".message");
-        if (!all) return;
-      }
-    }
-    const x6 = o1["raw_content"];
-    if (x6 === undefined) {
-      out.push({ path: ".raw_content", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x6 !== "string") {
-      out.push({ path: ".raw_content", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_6.has(k1)) {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of GET /api/v1/messages/{message_id}/history. */
-function responseGetMessageHistory(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches6(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    const x5 = o1["message_history"];
-    if (x5 === undefined) {
-      out.push({ path: ".message_history", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (!Array.isArray(x5)) {
-      out.push({ path: ".message_history", message: "must be a list", rule: "type" });
-      if (!all) return;
-    } else {
-      if (x5.length < 1) {
-        out.push({ path: ".message_history", message: "must have at least 1 item", rule: "minItems" });
-        if (!all) return;
-      }
-      for (let i2 = 0; i2 < x5.length; i2++) {
-        const x6: unknown = x5[i2];
-        const n1 = out.length;
-        schemaMessageHistorySnapshot(x6, out, all, strict);
-        if (out.length !== n1) {
-          prefixFailures(out, n1, ".message_history[" + i2 + "]");
-          if (!all) return;
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "message_history") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of DELETE /api/v1/messages/{message_id}/reactions. */
-function responseRemoveReaction(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of POST /api/v1/messages/{message_id}/report. */
-function responseReportMessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of PATCH /api/v1/realm/domains/{domain}. */
-function responseUpdateRealmDomain(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of GET /api/v1/realm/linkifiers. */
-function responseGetLinkifiers(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches7(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    const x5 = o1["linkifiers"];
-    if (x5 === undefined) {
-      out.push({ path: ".linkifiers", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (!Array.isArray(x5)) {
-      out.push({ path: ".linkifiers", message: "must be a list", rule: "type" });
-      if (!all) return;
-    } else {
-      for (let i2 = 0; i2 < x5.length; i2++) {
-        const x6: unknown = x5[i2];
-        const n1 = out.length;
-        schemaLinkifier(x6, out, all, strict);
-        if (out.length !== n1) {
-          prefixFailures(out, n1, ".linkifiers[" + i2 + "]");
-          if (!all) return;
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "linkifiers") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of POST /api/v1/realm/playgrounds. */
-function responseAddCodePlayground(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches8(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    const x5 = o1["id"];
-    if (x5 === undefined) {
-      out.push({ path: ".id", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (!Number.isInteger(x5)) {
-      out.push({ path: ".id", message: "must be an integer", rule: "type" });
-      if (!all) return;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "id") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of POST /api/v1/reminders. */
-function responseCreateMessageReminder(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches9(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    const x5 = o1["reminder_id"];
-    if (x5 === undefined) {
-      out.push({ path: ".reminder_id", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (!Number.isInteger(x5)) {
-      out.push({ path: ".reminder_id", message: "must be an integer", rule: "type" });
-      if (!all) return;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported" && k1 !== "reminder_id") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of PATCH /api/v1/scheduled_messages/{scheduled_message_id}. */
-function responseUpdateScheduledMessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of PATCH /api/v1/streams/{stream_id}. */
-function responseUpdateStream(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of POST /api/v1/user_groups/{user_group_id}/subgroups. */
-function responseUpdateUserGroupSubgroups(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of POST /api/v1/user_uploads. */
-function responseUploadFile(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches10(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    const x5 = o1["url"];
-    if (x5 === undefined) {
-      out.push({ path: ".url", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x5 !== "string") {
-      out.push({ path: ".url", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x6 = o1["uri"];
-    if (x6 === undefined) {
-      out.push({ path: ".uri", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x6 !== "string") {
-      out.push({ path: ".uri", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x7 = o1["filename"];
-    if (x7 === undefined) {
-      out.push({ path: ".filename", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x7 !== "string") {
-      out.push({ path: ".filename", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_9.has(k1)) {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of GET /api/v1/users/me. */
-function responseGetOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches11(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    const x5 = o1["user_id"];
-    if (x5 === undefined) {
-      out.push({ path: ".user_id", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (!Number.isInteger(x5)) {
-      out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
-      if (!all) return;
-    }
-    const x6 = o1["email"];
-    if (x6 === undefined) {
-      out.push({ path: ".email", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x6 !== "string") {
-      out.push({ path: ".email", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x7 = o1["delivery_email"];
-    if (x7 === undefined) {
-      out.push({ path: ".delivery_email", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x7 !== "string") {
-      out.push({ path: ".delivery_email", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x8 = o1["full_name"];
-    if (x8 === undefined) {
-      out.push({ path: ".full_name", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x8 !== "string") {
-      out.push({ path: ".full_name", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x9 = o1["avatar_url"];
-    if (x9 === undefined) {
-      out.push({ path: ".avatar_url", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x9 !== "string") {
-      out.push({ path: ".avatar_url", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x10 = o1["avatar_version"];
-    if (x10 === undefined) {
-      out.push({ path: ".avatar_version", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (!Number.isInteger(x10)) {
-      out.push({ path: ".avatar_version", message: "must be an integer", rule: "type" });
-      if (!all) return;
-    }
-    const x11 = o1["role"];
-    if (x11 === undefined) {
-      out.push({ path: ".role", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (!(typeof x11 === "number" && Number.isInteger(x11))) {
-      out.push({ path: ".role", message: "must be an integer", rule: "type" });
-      if (!all) return;
-    } else if (!ENUM_1.has(x11)) {
-      out.push({ path: ".role", message: "must be one of 100, 200, 300, 400, 600", rule: "enum" });
-      if (!all) return;
-    }
-    const x12 = o1["is_admin"];
-    if (x12 === undefined) {
-      out.push({ path: ".is_admin", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x12 !== "boolean") {
-      out.push({ path: ".is_admin", message: "must be a boolean", rule: "type" });
-      if (!all) return;
-    }
-    const x13 = o1["is_owner"];
-    if (x13 === undefined) {
-      out.push({ path: ".is_owner", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x13 !== "boolean") {
-      out.push({ path: ".is_owner", message: "must be a boolean", rule: "type" });
-      if (!all) return;
-    }
-    const x14 = o1["is_guest"];
-    if (x14 === undefined) {
-      out.push({ path: ".is_guest", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x14 !== "boolean") {
-      out.push({ path: ".is_guest", message: "must be a boolean", rule: "type" });
-      if (!all) return;
-    }
-    const x15 = o1["is_bot"];
-    if (x15 === undefined) {
-      out.push({ path: ".is_bot", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x15 !== "boolean") {
-      out.push({ path: ".is_bot", message: "must be a boolean", rule: "type" });
-      if (!all) return;
-    }
-    const x16 = o1["is_active"];
-    if (x16 === undefined) {
-      out.push({ path: ".is_active", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x16 !== "boolean") {
-      out.push({ path: ".is_active", message: "must be a boolean", rule: "type" });
-      if (!all) return;
-    }
-    const x17 = o1["is_imported_stub"];
-    if (x17 === undefined) {
-      out.push({ path: ".is_imported_stub", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x17 !== "boolean") {
-      out.push({ path: ".is_imported_stub", message: "must be a boolean", rule: "type" });
-      if (!all) return;
-    }
-    const x18 = o1["timezone"];
-    if (x18 === undefined) {
-      out.push({ path: ".timezone", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x18 !== "string") {
-      out.push({ path: ".timezone", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x19 = o1["date_joined"];
-    if (x19 === undefined) {
-      out.push({ path: ".date_joined", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x19 !== "string") {
-      out.push({ path: ".date_joined", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x20 = o1["max_message_id"];
-    if (x20 === undefined) {
-      out.push({ path: ".max_message_id", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (!Number.isInteger(x20)) {
-      out.push({ path: ".max_message_id", message: "must be an integer", rule: "type" });
-      if (!all) return;
-    }
-    const x21 = o1["profile_data"];
-    if (x21 !== undefined) {
-      if (!(typeof x21 === "object" && x21 !== null && !Array.isArray(x21))) {
-        out.push({ path: ".profile_data", message: "must be an object", rule: "type" });
-        if (!all) return;
-      } else {
-        const o2 = x21 as Record<string, unknown>;
-        const ks1 = Object.keys(o2);
-        for (let j1 = 0; j1 < ks1.length; j1++) {
-          const k1 = ks1[j1]!;
-          if (!allDigits(k1)) {
-            out.push({ path: ".profile_data" + keySegment(k1), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
-            if (!all) return;
-          }
-          const x22 = o2[k1];
-          const n1 = out.length;
-          schemaProfileDataValue(x22, out, all, strict);
-          if (out.length !== n1) {
-            prefixFailures(out, n1, ".profile_data" + keySegment(k1));
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks2 = Object.keys(o1);
-      for (let j2 = 0; j2 < ks2.length; j2++) {
-        const k2 = ks2[j2]!;
-        if (!KEYS_10.has(k2)) {
-          out.push({ path: keySegment(k2), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of POST /api/v1/users/me/presence. */
-function responseUpdatePresence(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches14(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    const x5 = o1["presence_last_update_id"];
-    if (x5 === undefined) {
-      out.push({ path: ".presence_last_update_id", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (!Number.isInteger(x5)) {
-      out.push({ path: ".presence_last_update_id", message: "must be an integer", rule: "type" });
-      if (!all) return;
-    }
-    const x6 = o1["server_timestamp"];
-    if (x6 !== undefined) {
-      if (!Number.isFinite(x6)) {
-        out.push({ path: ".server_timestamp", message: "must be a number", rule: "type" });
-        if (!all) return;
-      }
-    }
-    const x7 = o1["presences"];
-    if (x7 !== undefined) {
-      if (!(matches12(x7, strict) || matches13(x7, strict))) {
-        out.push({ path: ".presences", message: "must be an object", rule: "union" });
-        if (!all) return;
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (!KEYS_11.has(k1)) {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of POST /api/v1/users/me/status. */
-function responseUpdateStatus(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Success body of PATCH /api/v1/users/{user_id}. */
-function responseUpdateUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches2(v, strict)) return;
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const x1 = o1["result"];
-    if (x1 === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x1 !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
-      if (!all) return;
-    } else if (x1 !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
-      if (!all) return;
-    }
-    const x2 = o1["msg"];
-    if (x2 === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
-      if (!all) return;
-    } else if (typeof x2 !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
-      if (!all) return;
-    }
-    const x3 = o1["ignored_parameters_unsupported"];
-    if (x3 !== undefined) {
-      if (!Array.isArray(x3)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
-        if (!all) return;
-      } else {
-        for (let i1 = 0; i1 < x3.length; i1++) {
-          const x4: unknown = x3[i1];
-          if (typeof x4 !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + i1 + "]", message: "must be a string", rule: "type" });
-            if (!all) return;
-          }
-        }
-      }
-    }
-    if (strict) {
-      const ks1 = Object.keys(o1);
-      for (let j1 = 0; j1 < ks1.length; j1++) {
-        const k1 = ks1[j1]!;
-        if (k1 !== "result" && k1 !== "msg" && k1 !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(k1), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
-  }
-}
-
-/** Any error body, by its code. */
-function errorBody(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
-    if (!all) return;
-  } else {
-    const o1 = v as Record<string, unknown>;
-    const d1 = o1["code"];
-    switch (d1) {
-      case "BAD_REQUEST": {
-        const n1 = out.length;
-        schemaBadRequestError(v, out, all, strict);
-        if (out.length !== n1) {
-          if (!all) return;
-        }
-        break;
-      }
-      case "INTERNAL_ERROR": {
-        const n2 = out.length;
-        schemaInternalError(v, out, all, strict);
-        if (out.length !== n2) {
-          if (!all) return;
-        }
-        break;
-      }
-      case "INVITATION_FAILED": {
-        const n3 = out.length;
-        schemaInvitationFailedError(v, out, all, strict);
-        if (out.length !== n3) {
-          if (!all) return;
-        }
-        break;
-      }
-      case "METHOD_NOT_ALLOWED": {
-        const n4 = out.length;
-        schemaMethodNotAllowedError(v, out, all, strict);
-        if (out.length !== n4) {
-          if (!all) return;
-        }
-        break;
-      }
-      case "NOT_FOUND": {
-        const n5 = out.length;
-        schemaNotFoundError(v, out, all, strict);
-        if (out.length !== n5) {
-          if (!all) return;
-        }
-        break;
-      }
-      case "RATE_LIMIT_HIT": {
-        const n6 = out.length;
-        schemaRateLimitError(v, out, all, strict);
-        if (out.length !== n6) {
-          if (!all) return;
-        }
-        break;
-      }
-      case "REACTION_DOES_NOT_EXIST": {
-        const n7 = out.length;
-        schemaReactionDoesNotExistError(v, out, all, strict);
-        if (out.length !== n7) {
-          if (!all) return;
-        }
-        break;
-      }
-      case "REQUEST_TOO_LARGE": {
-        const n8 = out.length;
-        schemaRequestTooLargeError(v, out, all, strict);
-        if (out.length !== n8) {
-          if (!all) return;
-        }
-        break;
-      }
-      case "STREAM_DOES_NOT_EXIST": {
-        const n9 = out.length;
-        schemaStreamDoesNotExistError(v, out, all, strict);
-        if (out.length !== n9) {
-          if (!all) return;
-        }
-        break;
-      }
-      case "UNAUTHORIZED": {
-        const n10 = out.length;
-        schemaUnauthorizedError(v, out, all, strict);
-        if (out.length !== n10) {
-          if (!all) return;
-        }
-        break;
-      }
-      default: {
-        out.push({ path: ".code", message: "must be one of \"BAD_REQUEST\", \"INTERNAL_ERROR\", \"INVITATION_FAILED\", \"METHOD_NOT_ALLOWED\", \"NOT_FOUND\", \"RATE_LIMIT_HIT\", \"REACTION_DOES_NOT_EXIST\", \"REQUEST_TOO_LARGE\", \"STREAM_DOES_NOT_EXIST\", \"UNAUTHORIZED\"", rule: "discriminator" });
-        if (!all) return;
-      }
-    }
   }
 }
 
 /** Body of 400 application/json of send-invites. */
-function responseSendInvites_400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches15(v, strict)) return;
+function checkSendInvitesResponse400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesSendInvitesResponse400(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const d1 = o1["code"];
-    switch (d1) {
+    const record = v as Record<string, unknown>;
+    const code = record["code"];
+    switch (code) {
       case "BAD_REQUEST": {
-        const n1 = out.length;
-        schemaBadRequestError(v, out, all, strict);
-        if (out.length !== n1) {
+        const mark = out.length;
+        checkBadRequestError(v, out, all, strict);
+        if (out.length !== mark) {
           if (!all) return;
         }
         break;
       }
       case "INVITATION_FAILED": {
-        const n2 = out.length;
-        schemaInvitationFailedError(v, out, all, strict);
-        if (out.length !== n2) {
+        const mark = out.length;
+        checkInvitationFailedError(v, out, all, strict);
+        if (out.length !== mark) {
           if (!all) return;
         }
         break;
@@ -6324,28 +4105,367 @@ function responseSendInvites_400(v: unknown, out: Failure[], all: boolean, stric
   }
 }
 
-/** Body of 400 application/json of remove-reaction. */
-function responseRemoveReaction_400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches16(v, strict)) return;
+/** Header X-Feature-Level of 200 of send-invites. */
+function checkSendInvitesResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of mark-topic-as-read. */
+function checkMarkTopicAsReadResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Success body of POST /api/v1/messages/flags/narrow. */
+function checkUpdateMessageFlagsForNarrowResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesUpdateMessageFlagsForNarrowResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const d1 = o1["code"];
-    switch (d1) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
+      out.push({ path: ".result", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof result !== "string") {
+      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      if (!all) return;
+    } else if (result !== "success") {
+      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      if (!all) return;
+    }
+    const msg = record["msg"];
+    if (msg === undefined) {
+      out.push({ path: ".msg", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof msg !== "string") {
+      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
+        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        if (!all) return;
+      } else {
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            if (!all) return;
+          }
+        }
+      }
+    }
+    const processed_count = record["processed_count"];
+    if (processed_count === undefined) {
+      out.push({ path: ".processed_count", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (!Number.isInteger(processed_count)) {
+      out.push({ path: ".processed_count", message: "must be an integer", rule: "type" });
+      if (!all) return;
+    }
+    const updated_count = record["updated_count"];
+    if (updated_count === undefined) {
+      out.push({ path: ".updated_count", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (!Number.isInteger(updated_count)) {
+      out.push({ path: ".updated_count", message: "must be an integer", rule: "type" });
+      if (!all) return;
+    }
+    const first_processed_id = record["first_processed_id"];
+    if (first_processed_id === undefined) {
+      out.push({ path: ".first_processed_id", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof first_processed_id === "number") {
+      if (!Number.isInteger(first_processed_id)) {
+        out.push({ path: ".first_processed_id", message: "must be an integer", rule: "type" });
+        if (!all) return;
+      }
+    } else if (first_processed_id === null) {
+      // Every value of this type matches.
+    } else {
+      out.push({ path: ".first_processed_id", message: "must be an integer or null", rule: "union" });
+      if (!all) return;
+    }
+    const last_processed_id = record["last_processed_id"];
+    if (last_processed_id === undefined) {
+      out.push({ path: ".last_processed_id", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof last_processed_id === "number") {
+      if (!Number.isInteger(last_processed_id)) {
+        out.push({ path: ".last_processed_id", message: "must be an integer", rule: "type" });
+        if (!all) return;
+      }
+    } else if (last_processed_id === null) {
+      // Every value of this type matches.
+    } else {
+      out.push({ path: ".last_processed_id", message: "must be an integer or null", rule: "union" });
+      if (!all) return;
+    }
+    const found_oldest = record["found_oldest"];
+    if (found_oldest === undefined) {
+      out.push({ path: ".found_oldest", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof found_oldest !== "boolean") {
+      out.push({ path: ".found_oldest", message: "must be a boolean", rule: "type" });
+      if (!all) return;
+    }
+    const found_newest = record["found_newest"];
+    if (found_newest === undefined) {
+      out.push({ path: ".found_newest", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof found_newest !== "boolean") {
+      out.push({ path: ".found_newest", message: "must be a boolean", rule: "type" });
+      if (!all) return;
+    }
+    const ignored_because_not_subscribed_channels = record["ignored_because_not_subscribed_channels"];
+    if (ignored_because_not_subscribed_channels !== undefined) {
+      if (!Array.isArray(ignored_because_not_subscribed_channels)) {
+        out.push({ path: ".ignored_because_not_subscribed_channels", message: "must be a list", rule: "type" });
+        if (!all) return;
+      } else {
+        for (let ignored_because_not_subscribed_channels_i = 0; ignored_because_not_subscribed_channels_i < ignored_because_not_subscribed_channels.length; ignored_because_not_subscribed_channels_i++) {
+          const ignored_because_not_subscribed_channels_item: unknown = ignored_because_not_subscribed_channels[ignored_because_not_subscribed_channels_i];
+          if (!Number.isInteger(ignored_because_not_subscribed_channels_item)) {
+            out.push({ path: ".ignored_because_not_subscribed_channels[" + ignored_because_not_subscribed_channels_i + "]", message: "must be an integer", rule: "type" });
+            if (!all) return;
+          }
+        }
+      }
+    }
+    if (strict) {
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!UPDATE_MESSAGE_FLAGS_FOR_NARROW_RESPONSE_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
+          if (!all) return;
+        }
+      }
+    }
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-message-flags-for-narrow. */
+function checkUpdateMessageFlagsForNarrowResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Success body of GET /api/v1/messages/{message_id}. */
+function checkGetMessageResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesGetMessageResponse(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
+      out.push({ path: ".result", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof result !== "string") {
+      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      if (!all) return;
+    } else if (result !== "success") {
+      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      if (!all) return;
+    }
+    const msg = record["msg"];
+    if (msg === undefined) {
+      out.push({ path: ".msg", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof msg !== "string") {
+      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
+        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        if (!all) return;
+      } else {
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            if (!all) return;
+          }
+        }
+      }
+    }
+    const message = record["message"];
+    if (message === undefined) {
+      out.push({ path: ".message", message: "is required", rule: "required" });
+      if (!all) return;
+    } else {
+      const message_mark = out.length;
+      checkMessage(message, out, all, strict);
+      if (out.length !== message_mark) {
+        prefixFailures(out, message_mark, ".message");
+        if (!all) return;
+      }
+    }
+    const raw_content = record["raw_content"];
+    if (raw_content === undefined) {
+      out.push({ path: ".raw_content", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof raw_content !== "string") {
+      out.push({ path: ".raw_content", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    if (strict) {
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!GET_MESSAGE_RESPONSE_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
+          if (!all) return;
+        }
+      }
+    }
+  }
+}
+
+/** Header X-Feature-Level of 200 of get-message. */
+function checkGetMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Success body of GET /api/v1/messages/{message_id}/history. */
+function checkGetMessageHistoryResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesGetMessageHistoryResponse(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
+      out.push({ path: ".result", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof result !== "string") {
+      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      if (!all) return;
+    } else if (result !== "success") {
+      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      if (!all) return;
+    }
+    const msg = record["msg"];
+    if (msg === undefined) {
+      out.push({ path: ".msg", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof msg !== "string") {
+      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
+        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        if (!all) return;
+      } else {
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            if (!all) return;
+          }
+        }
+      }
+    }
+    const message_history = record["message_history"];
+    if (message_history === undefined) {
+      out.push({ path: ".message_history", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (!Array.isArray(message_history)) {
+      out.push({ path: ".message_history", message: "must be a list", rule: "type" });
+      if (!all) return;
+    } else {
+      if (message_history.length < 1) {
+        out.push({ path: ".message_history", message: "must have at least 1 item", rule: "minItems" });
+        if (!all) return;
+      }
+      for (let message_history_i = 0; message_history_i < message_history.length; message_history_i++) {
+        const message_history_item: unknown = message_history[message_history_i];
+        const message_history_item_mark = out.length;
+        checkMessageHistorySnapshot(message_history_item, out, all, strict);
+        if (out.length !== message_history_item_mark) {
+          prefixFailures(out, message_history_item_mark, ".message_history[" + message_history_i + "]");
+          if (!all) return;
+        }
+      }
+    }
+    if (strict) {
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "message_history") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
+          if (!all) return;
+        }
+      }
+    }
+  }
+}
+
+/** Header X-Feature-Level of 200 of get-message-history. */
+function checkGetMessageHistoryResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Body of 400 application/json of remove-reaction. */
+function checkRemoveReactionResponse400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesRemoveReactionResponse400(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const record = v as Record<string, unknown>;
+    const code = record["code"];
+    switch (code) {
       case "BAD_REQUEST": {
-        const n1 = out.length;
-        schemaBadRequestError(v, out, all, strict);
-        if (out.length !== n1) {
+        const mark = out.length;
+        checkBadRequestError(v, out, all, strict);
+        if (out.length !== mark) {
           if (!all) return;
         }
         break;
       }
       case "REACTION_DOES_NOT_EXIST": {
-        const n2 = out.length;
-        schemaReactionDoesNotExistError(v, out, all, strict);
-        if (out.length !== n2) {
+        const mark = out.length;
+        checkReactionDoesNotExistError(v, out, all, strict);
+        if (out.length !== mark) {
           if (!all) return;
         }
         break;
@@ -6358,28 +4478,293 @@ function responseRemoveReaction_400(v: unknown, out: Failure[], all: boolean, st
   }
 }
 
-/** Body of 400 application/json of update-scheduled-message. */
-function responseUpdateScheduledMessage_400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (matches17(v, strict)) return;
+/** Header X-Feature-Level of 200 of remove-reaction. */
+function checkRemoveReactionResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of report-message. */
+function checkReportMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Header X-Feature-Level of 200 of update-realm-domain. */
+function checkUpdateRealmDomainResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Success body of GET /api/v1/realm/linkifiers. */
+function checkGetLinkifiersResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesGetLinkifiersResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
     out.push({ path: "", message: "must be an object", rule: "type" });
     if (!all) return;
   } else {
-    const o1 = v as Record<string, unknown>;
-    const d1 = o1["code"];
-    switch (d1) {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
+      out.push({ path: ".result", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof result !== "string") {
+      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      if (!all) return;
+    } else if (result !== "success") {
+      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      if (!all) return;
+    }
+    const msg = record["msg"];
+    if (msg === undefined) {
+      out.push({ path: ".msg", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof msg !== "string") {
+      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
+        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        if (!all) return;
+      } else {
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            if (!all) return;
+          }
+        }
+      }
+    }
+    const linkifiers = record["linkifiers"];
+    if (linkifiers === undefined) {
+      out.push({ path: ".linkifiers", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (!Array.isArray(linkifiers)) {
+      out.push({ path: ".linkifiers", message: "must be a list", rule: "type" });
+      if (!all) return;
+    } else {
+      for (let linkifiers_i = 0; linkifiers_i < linkifiers.length; linkifiers_i++) {
+        const linkifiers_item: unknown = linkifiers[linkifiers_i];
+        const linkifiers_item_mark = out.length;
+        checkLinkifier(linkifiers_item, out, all, strict);
+        if (out.length !== linkifiers_item_mark) {
+          prefixFailures(out, linkifiers_item_mark, ".linkifiers[" + linkifiers_i + "]");
+          if (!all) return;
+        }
+      }
+    }
+    if (strict) {
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "linkifiers") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
+          if (!all) return;
+        }
+      }
+    }
+  }
+}
+
+/** Header X-Feature-Level of 200 of get-linkifiers. */
+function checkGetLinkifiersResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Success body of POST /api/v1/realm/playgrounds. */
+function checkAddCodePlaygroundResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesAddCodePlaygroundResponse(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
+      out.push({ path: ".result", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof result !== "string") {
+      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      if (!all) return;
+    } else if (result !== "success") {
+      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      if (!all) return;
+    }
+    const msg = record["msg"];
+    if (msg === undefined) {
+      out.push({ path: ".msg", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof msg !== "string") {
+      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
+        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        if (!all) return;
+      } else {
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            if (!all) return;
+          }
+        }
+      }
+    }
+    const id = record["id"];
+    if (id === undefined) {
+      out.push({ path: ".id", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (!Number.isInteger(id)) {
+      out.push({ path: ".id", message: "must be an integer", rule: "type" });
+      if (!all) return;
+    }
+    if (strict) {
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "id") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
+          if (!all) return;
+        }
+      }
+    }
+  }
+}
+
+/** Header X-Feature-Level of 200 of add-code-playground. */
+function checkAddCodePlaygroundResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Success body of POST /api/v1/reminders. */
+function checkCreateMessageReminderResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesCreateMessageReminderResponse(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
+      out.push({ path: ".result", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof result !== "string") {
+      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      if (!all) return;
+    } else if (result !== "success") {
+      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      if (!all) return;
+    }
+    const msg = record["msg"];
+    if (msg === undefined) {
+      out.push({ path: ".msg", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof msg !== "string") {
+      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
+        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        if (!all) return;
+      } else {
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            if (!all) return;
+          }
+        }
+      }
+    }
+    const reminder_id = record["reminder_id"];
+    if (reminder_id === undefined) {
+      out.push({ path: ".reminder_id", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (!Number.isInteger(reminder_id)) {
+      out.push({ path: ".reminder_id", message: "must be an integer", rule: "type" });
+      if (!all) return;
+    }
+    if (strict) {
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "reminder_id") {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
+          if (!all) return;
+        }
+      }
+    }
+  }
+}
+
+/** Header X-Feature-Level of 200 of create-message-reminder. */
+function checkCreateMessageReminderResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "number" && Number.isInteger(v))) {
+    out.push({ path: "", message: "must be an integer", rule: "type" });
+    if (!all) return;
+  } else if (v < 0) {
+    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    if (!all) return;
+  }
+}
+
+/** Body of 400 application/json of update-scheduled-message. */
+function checkUpdateScheduledMessageResponse400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesUpdateScheduledMessageResponse400(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const record = v as Record<string, unknown>;
+    const code = record["code"];
+    switch (code) {
       case "BAD_REQUEST": {
-        const n1 = out.length;
-        schemaBadRequestError(v, out, all, strict);
-        if (out.length !== n1) {
+        const mark = out.length;
+        checkBadRequestError(v, out, all, strict);
+        if (out.length !== mark) {
           if (!all) return;
         }
         break;
       }
       case "STREAM_DOES_NOT_EXIST": {
-        const n2 = out.length;
-        schemaStreamDoesNotExistError(v, out, all, strict);
-        if (out.length !== n2) {
+        const mark = out.length;
+        checkStreamDoesNotExistError(v, out, all, strict);
+        if (out.length !== mark) {
           if (!all) return;
         }
         break;
@@ -6392,162 +4777,8 @@ function responseUpdateScheduledMessage_400(v: unknown, out: Failure[], all: boo
   }
 }
 
-/** Header X-Feature-Level of 200 of create-video-call. */
-function headerCreateVideoCall200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of update-channel-folder. */
-function headerUpdateChannelFolder200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of fetch-api-key. */
-function headerFetchApiKey200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of send-invites. */
-function headerSendInvites200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of mark-topic-as-read. */
-function headerMarkTopicAsRead200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of update-message-flags-for-narrow. */
-function headerUpdateMessageFlagsForNarrow200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of get-message. */
-function headerGetMessage200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of get-message-history. */
-function headerGetMessageHistory200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of remove-reaction. */
-function headerRemoveReaction200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of report-message. */
-function headerReportMessage200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of update-realm-domain. */
-function headerUpdateRealmDomain200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of get-linkifiers. */
-function headerGetLinkifiers200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of add-code-playground. */
-function headerAddCodePlayground200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
-/** Header X-Feature-Level of 200 of create-message-reminder. */
-function headerCreateMessageReminder200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
-  if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
-    if (!all) return;
-  } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
-    if (!all) return;
-  }
-}
-
 /** Header X-Feature-Level of 200 of update-scheduled-message. */
-function headerUpdateScheduledMessage200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateScheduledMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     out.push({ path: "", message: "must be an integer", rule: "type" });
     if (!all) return;
@@ -6558,7 +4789,7 @@ function headerUpdateScheduledMessage200_1(v: unknown, out: Failure[], all: bool
 }
 
 /** Header X-Feature-Level of 200 of update-stream. */
-function headerUpdateStream200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateStreamResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     out.push({ path: "", message: "must be an integer", rule: "type" });
     if (!all) return;
@@ -6569,29 +4800,318 @@ function headerUpdateStream200_1(v: unknown, out: Failure[], all: boolean, stric
 }
 
 /** Header X-Feature-Level of 200 of update-user-group-subgroups. */
-function headerUpdateUserGroupSubgroups200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateUserGroupSubgroupsResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     out.push({ path: "", message: "must be an integer", rule: "type" });
     if (!all) return;
   } else if (v < 0) {
     out.push({ path: "", message: "must be at least 0", rule: "minimum" });
     if (!all) return;
+  }
+}
+
+/** Success body of POST /api/v1/user_uploads. */
+function checkUploadFileResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesUploadFileResponse(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
+      out.push({ path: ".result", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof result !== "string") {
+      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      if (!all) return;
+    } else if (result !== "success") {
+      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      if (!all) return;
+    }
+    const msg = record["msg"];
+    if (msg === undefined) {
+      out.push({ path: ".msg", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof msg !== "string") {
+      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
+        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        if (!all) return;
+      } else {
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            if (!all) return;
+          }
+        }
+      }
+    }
+    const url = record["url"];
+    if (url === undefined) {
+      out.push({ path: ".url", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof url !== "string") {
+      out.push({ path: ".url", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const uri = record["uri"];
+    if (uri === undefined) {
+      out.push({ path: ".uri", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof uri !== "string") {
+      out.push({ path: ".uri", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const filename = record["filename"];
+    if (filename === undefined) {
+      out.push({ path: ".filename", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof filename !== "string") {
+      out.push({ path: ".filename", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    if (strict) {
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!UPLOAD_FILE_RESPONSE_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
+          if (!all) return;
+        }
+      }
+    }
   }
 }
 
 /** Header X-Feature-Level of 200 of upload-file. */
-function headerUploadFile200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUploadFileResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     out.push({ path: "", message: "must be an integer", rule: "type" });
     if (!all) return;
   } else if (v < 0) {
     out.push({ path: "", message: "must be at least 0", rule: "minimum" });
     if (!all) return;
+  }
+}
+
+/** Success body of GET /api/v1/users/me. */
+function checkGetOwnUserResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesGetOwnUserResponse(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
+      out.push({ path: ".result", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof result !== "string") {
+      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      if (!all) return;
+    } else if (result !== "success") {
+      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      if (!all) return;
+    }
+    const msg = record["msg"];
+    if (msg === undefined) {
+      out.push({ path: ".msg", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof msg !== "string") {
+      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
+        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        if (!all) return;
+      } else {
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            if (!all) return;
+          }
+        }
+      }
+    }
+    const user_id = record["user_id"];
+    if (user_id === undefined) {
+      out.push({ path: ".user_id", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (!Number.isInteger(user_id)) {
+      out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
+      if (!all) return;
+    }
+    const email = record["email"];
+    if (email === undefined) {
+      out.push({ path: ".email", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof email !== "string") {
+      out.push({ path: ".email", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const delivery_email = record["delivery_email"];
+    if (delivery_email === undefined) {
+      out.push({ path: ".delivery_email", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof delivery_email !== "string") {
+      out.push({ path: ".delivery_email", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const full_name = record["full_name"];
+    if (full_name === undefined) {
+      out.push({ path: ".full_name", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof full_name !== "string") {
+      out.push({ path: ".full_name", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const avatar_url = record["avatar_url"];
+    if (avatar_url === undefined) {
+      out.push({ path: ".avatar_url", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof avatar_url !== "string") {
+      out.push({ path: ".avatar_url", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const avatar_version = record["avatar_version"];
+    if (avatar_version === undefined) {
+      out.push({ path: ".avatar_version", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (!Number.isInteger(avatar_version)) {
+      out.push({ path: ".avatar_version", message: "must be an integer", rule: "type" });
+      if (!all) return;
+    }
+    const role = record["role"];
+    if (role === undefined) {
+      out.push({ path: ".role", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (!(typeof role === "number" && Number.isInteger(role))) {
+      out.push({ path: ".role", message: "must be an integer", rule: "type" });
+      if (!all) return;
+    } else if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) {
+      out.push({ path: ".role", message: "must be one of 100, 200, 300, 400, 600", rule: "enum" });
+      if (!all) return;
+    }
+    const is_admin = record["is_admin"];
+    if (is_admin === undefined) {
+      out.push({ path: ".is_admin", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof is_admin !== "boolean") {
+      out.push({ path: ".is_admin", message: "must be a boolean", rule: "type" });
+      if (!all) return;
+    }
+    const is_owner = record["is_owner"];
+    if (is_owner === undefined) {
+      out.push({ path: ".is_owner", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof is_owner !== "boolean") {
+      out.push({ path: ".is_owner", message: "must be a boolean", rule: "type" });
+      if (!all) return;
+    }
+    const is_guest = record["is_guest"];
+    if (is_guest === undefined) {
+      out.push({ path: ".is_guest", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof is_guest !== "boolean") {
+      out.push({ path: ".is_guest", message: "must be a boolean", rule: "type" });
+      if (!all) return;
+    }
+    const is_bot = record["is_bot"];
+    if (is_bot === undefined) {
+      out.push({ path: ".is_bot", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof is_bot !== "boolean") {
+      out.push({ path: ".is_bot", message: "must be a boolean", rule: "type" });
+      if (!all) return;
+    }
+    const is_active = record["is_active"];
+    if (is_active === undefined) {
+      out.push({ path: ".is_active", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof is_active !== "boolean") {
+      out.push({ path: ".is_active", message: "must be a boolean", rule: "type" });
+      if (!all) return;
+    }
+    const is_imported_stub = record["is_imported_stub"];
+    if (is_imported_stub === undefined) {
+      out.push({ path: ".is_imported_stub", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof is_imported_stub !== "boolean") {
+      out.push({ path: ".is_imported_stub", message: "must be a boolean", rule: "type" });
+      if (!all) return;
+    }
+    const timezone = record["timezone"];
+    if (timezone === undefined) {
+      out.push({ path: ".timezone", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof timezone !== "string") {
+      out.push({ path: ".timezone", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const date_joined = record["date_joined"];
+    if (date_joined === undefined) {
+      out.push({ path: ".date_joined", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof date_joined !== "string") {
+      out.push({ path: ".date_joined", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const max_message_id = record["max_message_id"];
+    if (max_message_id === undefined) {
+      out.push({ path: ".max_message_id", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (!Number.isInteger(max_message_id)) {
+      out.push({ path: ".max_message_id", message: "must be an integer", rule: "type" });
+      if (!all) return;
+    }
+    const profile_data = record["profile_data"];
+    if (profile_data !== undefined) {
+      if (!(typeof profile_data === "object" && profile_data !== null && !Array.isArray(profile_data))) {
+        out.push({ path: ".profile_data", message: "must be an object", rule: "type" });
+        if (!all) return;
+      } else {
+        const profile_data_record = profile_data as Record<string, unknown>;
+        const profile_data_keys = Object.keys(profile_data_record);
+        for (let profile_data_j = 0; profile_data_j < profile_data_keys.length; profile_data_j++) {
+          const profile_data_key = profile_data_keys[profile_data_j]!;
+          if (!allDigits(profile_data_key)) {
+            out.push({ path: ".profile_data" + keySegment(profile_data_key), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
+            if (!all) return;
+          }
+          const profile_data_entry = profile_data_record[profile_data_key];
+          const profile_data_entry_mark = out.length;
+          checkProfileDataValue(profile_data_entry, out, all, strict);
+          if (out.length !== profile_data_entry_mark) {
+            prefixFailures(out, profile_data_entry_mark, ".profile_data" + keySegment(profile_data_key));
+            if (!all) return;
+          }
+        }
+      }
+    }
+    if (strict) {
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!GET_OWN_USER_RESPONSE_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
+          if (!all) return;
+        }
+      }
+    }
   }
 }
 
 /** Header X-Feature-Level of 200 of get-own-user. */
-function headerGetOwnUser200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkGetOwnUserResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     out.push({ path: "", message: "must be an integer", rule: "type" });
     if (!all) return;
@@ -6601,8 +5121,85 @@ function headerGetOwnUser200_1(v: unknown, out: Failure[], all: boolean, strict:
   }
 }
 
+/** Success body of POST /api/v1/users/me/presence. */
+function checkUpdatePresenceResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (matchesUpdatePresenceResponse(v, strict)) return;
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const record = v as Record<string, unknown>;
+    const result = record["result"];
+    if (result === undefined) {
+      out.push({ path: ".result", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof result !== "string") {
+      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      if (!all) return;
+    } else if (result !== "success") {
+      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      if (!all) return;
+    }
+    const msg = record["msg"];
+    if (msg === undefined) {
+      out.push({ path: ".msg", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (typeof msg !== "string") {
+      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      if (!all) return;
+    }
+    const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
+    if (ignored_parameters_unsupported !== undefined) {
+      if (!Array.isArray(ignored_parameters_unsupported)) {
+        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        if (!all) return;
+      } else {
+        for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
+          const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
+          if (typeof ignored_parameters_unsupported_item !== "string") {
+            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            if (!all) return;
+          }
+        }
+      }
+    }
+    const presence_last_update_id = record["presence_last_update_id"];
+    if (presence_last_update_id === undefined) {
+      out.push({ path: ".presence_last_update_id", message: "is required", rule: "required" });
+      if (!all) return;
+    } else if (!Number.isInteger(presence_last_update_id)) {
+      out.push({ path: ".presence_last_update_id", message: "must be an integer", rule: "type" });
+      if (!all) return;
+    }
+    const server_timestamp = record["server_timestamp"];
+    if (server_timestamp !== undefined) {
+      if (!Number.isFinite(server_timestamp)) {
+        out.push({ path: ".server_timestamp", message: "must be a number", rule: "type" });
+        if (!all) return;
+      }
+    }
+    const presences = record["presences"];
+    if (presences !== undefined) {
+      if (!(matchesUpdatePresenceResponsePresencesOption1(presences, strict) || matchesUpdatePresenceResponsePresencesOption2(presences, strict))) {
+        out.push({ path: ".presences", message: "must be an object", rule: "union" });
+        if (!all) return;
+      }
+    }
+    if (strict) {
+      const keys = Object.keys(record);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        if (!UPDATE_PRESENCE_RESPONSE_KEYS.has(key)) {
+          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
+          if (!all) return;
+        }
+      }
+    }
+  }
+}
+
 /** Header X-Feature-Level of 200 of update-presence. */
-function headerUpdatePresence200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdatePresenceResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     out.push({ path: "", message: "must be an integer", rule: "type" });
     if (!all) return;
@@ -6613,7 +5210,7 @@ function headerUpdatePresence200_1(v: unknown, out: Failure[], all: boolean, str
 }
 
 /** Header X-Feature-Level of 200 of update-status. */
-function headerUpdateStatus200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateStatusResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     out.push({ path: "", message: "must be an integer", rule: "type" });
     if (!all) return;
@@ -6624,7 +5221,7 @@ function headerUpdateStatus200_1(v: unknown, out: Failure[], all: boolean, stric
 }
 
 /** Header X-Feature-Level of 200 of update-user. */
-function headerUpdateUser200_1(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateUserResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     out.push({ path: "", message: "must be an integer", rule: "type" });
     if (!all) return;
@@ -6634,16 +5231,279 @@ function headerUpdateUser200_1(v: unknown, out: Failure[], all: boolean, strict:
   }
 }
 
+/** Any error body, by its code. */
+function checkErrorBody(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+  if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
+    out.push({ path: "", message: "must be an object", rule: "type" });
+    if (!all) return;
+  } else {
+    const record = v as Record<string, unknown>;
+    const code = record["code"];
+    switch (code) {
+      case "BAD_REQUEST": {
+        const mark = out.length;
+        checkBadRequestError(v, out, all, strict);
+        if (out.length !== mark) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "INTERNAL_ERROR": {
+        const mark = out.length;
+        checkInternalError(v, out, all, strict);
+        if (out.length !== mark) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "INVITATION_FAILED": {
+        const mark = out.length;
+        checkInvitationFailedError(v, out, all, strict);
+        if (out.length !== mark) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "METHOD_NOT_ALLOWED": {
+        const mark = out.length;
+        checkMethodNotAllowedError(v, out, all, strict);
+        if (out.length !== mark) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "NOT_FOUND": {
+        const mark = out.length;
+        checkNotFoundError(v, out, all, strict);
+        if (out.length !== mark) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "RATE_LIMIT_HIT": {
+        const mark = out.length;
+        checkRateLimitError(v, out, all, strict);
+        if (out.length !== mark) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "REACTION_DOES_NOT_EXIST": {
+        const mark = out.length;
+        checkReactionDoesNotExistError(v, out, all, strict);
+        if (out.length !== mark) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "REQUEST_TOO_LARGE": {
+        const mark = out.length;
+        checkRequestTooLargeError(v, out, all, strict);
+        if (out.length !== mark) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "STREAM_DOES_NOT_EXIST": {
+        const mark = out.length;
+        checkStreamDoesNotExistError(v, out, all, strict);
+        if (out.length !== mark) {
+          if (!all) return;
+        }
+        break;
+      }
+      case "UNAUTHORIZED": {
+        const mark = out.length;
+        checkUnauthorizedError(v, out, all, strict);
+        if (out.length !== mark) {
+          if (!all) return;
+        }
+        break;
+      }
+      default: {
+        out.push({ path: ".code", message: "must be one of \"BAD_REQUEST\", \"INTERNAL_ERROR\", \"INVITATION_FAILED\", \"METHOD_NOT_ALLOWED\", \"NOT_FOUND\", \"RATE_LIMIT_HIT\", \"REACTION_DOES_NOT_EXIST\", \"REQUEST_TOO_LARGE\", \"STREAM_DOES_NOT_EXIST\", \"UNAUTHORIZED\"", rule: "discriminator" });
+        if (!all) return;
+      }
+    }
+  }
+}
+
+/** Schema BadRequestError as a Standard Schema (`BadRequestErrorSchema['~standard'].validate(value)`). */
+export const BadRequestErrorSchema: StandardSchemaV1<components['schemas']["BadRequestError"]> = /* @__PURE__ */ checkSchema(checkBadRequestError, matchesBadRequestError);
+
+/** Schema DisplayRecipientUser as a Standard Schema (`DisplayRecipientUserSchema['~standard'].validate(value)`). */
+export const DisplayRecipientUserSchema: StandardSchemaV1<components['schemas']["DisplayRecipientUser"]> = /* @__PURE__ */ checkSchema(checkDisplayRecipientUser, matchesDisplayRecipientUser);
+
+/** Schema EditHistoryEntry as a Standard Schema (`EditHistoryEntrySchema['~standard'].validate(value)`). */
+export const EditHistoryEntrySchema: StandardSchemaV1<components['schemas']["EditHistoryEntry"]> = /* @__PURE__ */ checkSchema(checkEditHistoryEntry, matchesEditHistoryEntry);
+
+/** Schema ErrorEnvelope as a Standard Schema (`ErrorEnvelopeSchema['~standard'].validate(value)`). */
+export const ErrorEnvelopeSchema: StandardSchemaV1<components['schemas']["ErrorEnvelope"]> = /* @__PURE__ */ checkSchema(checkErrorEnvelope, matchesErrorEnvelope);
+
+/** Schema GroupSettingMembers as a Standard Schema (`GroupSettingMembersSchema['~standard'].validate(value)`). */
+export const GroupSettingMembersSchema: StandardSchemaV1<components['schemas']["GroupSettingMembers"]> = /* @__PURE__ */ checkSchema(checkGroupSettingMembers, matchesGroupSettingMembers);
+
+/** Schema GroupSettingTarget as a Standard Schema (`GroupSettingTargetSchema['~standard'].validate(value)`). */
+export const GroupSettingTargetSchema: StandardSchemaV1<components['schemas']["GroupSettingTarget"]> = /* @__PURE__ */ checkSchema(checkGroupSettingTarget, matchesGroupSettingTarget);
+
+/** Schema GroupSettingValue as a Standard Schema (`GroupSettingValueSchema['~standard'].validate(value)`). */
+export const GroupSettingValueSchema: StandardSchemaV1<components['schemas']["GroupSettingValue"]> = /* @__PURE__ */ checkSchema(checkGroupSettingValue, matchesGroupSettingValue);
+
+/** Schema InternalError as a Standard Schema (`InternalErrorSchema['~standard'].validate(value)`). */
+export const InternalErrorSchema: StandardSchemaV1<components['schemas']["InternalError"]> = /* @__PURE__ */ checkSchema(checkInternalError, matchesInternalError);
+
+/** Schema InvitationFailedError as a Standard Schema (`InvitationFailedErrorSchema['~standard'].validate(value)`). */
+export const InvitationFailedErrorSchema: StandardSchemaV1<components['schemas']["InvitationFailedError"]> = /* @__PURE__ */ checkSchema(checkInvitationFailedError, matchesInvitationFailedError);
+
+/** Schema Linkifier as a Standard Schema (`LinkifierSchema['~standard'].validate(value)`). */
+export const LinkifierSchema: StandardSchemaV1<components['schemas']["Linkifier"]> = /* @__PURE__ */ checkSchema(checkLinkifier, matchesLinkifier);
+
+/** Schema Message as a Standard Schema (`MessageSchema['~standard'].validate(value)`). */
+export const MessageSchema: StandardSchemaV1<components['schemas']["Message"]> = /* @__PURE__ */ checkSchema(checkMessage, matchesMessage);
+
+/** Schema MessageFlagOp as a Standard Schema (`MessageFlagOpSchema['~standard'].validate(value)`). */
+export const MessageFlagOpSchema: StandardSchemaV1<components['schemas']["MessageFlagOp"]> = /* @__PURE__ */ checkSchema(checkMessageFlagOp, matchesMessageFlagOp);
+
+/** Schema MessageHistorySnapshot as a Standard Schema (`MessageHistorySnapshotSchema['~standard'].validate(value)`). */
+export const MessageHistorySnapshotSchema: StandardSchemaV1<components['schemas']["MessageHistorySnapshot"]> = /* @__PURE__ */ checkSchema(checkMessageHistorySnapshot, matchesMessageHistorySnapshot);
+
+/** Schema MethodNotAllowedError as a Standard Schema (`MethodNotAllowedErrorSchema['~standard'].validate(value)`). */
+export const MethodNotAllowedErrorSchema: StandardSchemaV1<components['schemas']["MethodNotAllowedError"]> = /* @__PURE__ */ checkSchema(checkMethodNotAllowedError, matchesMethodNotAllowedError);
+
+/** Schema NarrowOperand as a Standard Schema (`NarrowOperandSchema['~standard'].validate(value)`). */
+export const NarrowOperandSchema: StandardSchemaV1<components['schemas']["NarrowOperand"]> = /* @__PURE__ */ checkSchema(checkNarrowOperand, matchesNarrowOperand);
+
+/** Schema NarrowOperator as a Standard Schema (`NarrowOperatorSchema['~standard'].validate(value)`). */
+export const NarrowOperatorSchema: StandardSchemaV1<components['schemas']["NarrowOperator"]> = /* @__PURE__ */ checkSchema(checkNarrowOperator, matchesNarrowOperator);
+
+/** Schema NarrowTerm as a Standard Schema (`NarrowTermSchema['~standard'].validate(value)`). */
+export const NarrowTermSchema: StandardSchemaV1<components['schemas']["NarrowTerm"]> = /* @__PURE__ */ checkSchema(checkNarrowTerm, matchesNarrowTerm);
+
+/** Schema NarrowTermObject as a Standard Schema (`NarrowTermObjectSchema['~standard'].validate(value)`). */
+export const NarrowTermObjectSchema: StandardSchemaV1<components['schemas']["NarrowTermObject"]> = /* @__PURE__ */ checkSchema(checkNarrowTermObject, matchesNarrowTermObject);
+
+/** Schema NotFoundError as a Standard Schema (`NotFoundErrorSchema['~standard'].validate(value)`). */
+export const NotFoundErrorSchema: StandardSchemaV1<components['schemas']["NotFoundError"]> = /* @__PURE__ */ checkSchema(checkNotFoundError, matchesNotFoundError);
+
+/** Schema OwnUser as a Standard Schema (`OwnUserSchema['~standard'].validate(value)`). */
+export const OwnUserSchema: StandardSchemaV1<components['schemas']["OwnUser"]> = /* @__PURE__ */ checkSchema(checkOwnUser, matchesOwnUser);
+
+/** Schema PresenceLegacy as a Standard Schema (`PresenceLegacySchema['~standard'].validate(value)`). */
+export const PresenceLegacySchema: StandardSchemaV1<components['schemas']["PresenceLegacy"]> = /* @__PURE__ */ checkSchema(checkPresenceLegacy, matchesPresenceLegacy);
+
+/** Schema PresenceLegacyAggregated as a Standard Schema (`PresenceLegacyAggregatedSchema['~standard'].validate(value)`). */
+export const PresenceLegacyAggregatedSchema: StandardSchemaV1<components['schemas']["PresenceLegacyAggregated"]> = /* @__PURE__ */ checkSchema(checkPresenceLegacyAggregated, matchesPresenceLegacyAggregated);
+
+/** Schema PresenceLegacyClient as a Standard Schema (`PresenceLegacyClientSchema['~standard'].validate(value)`). */
+export const PresenceLegacyClientSchema: StandardSchemaV1<components['schemas']["PresenceLegacyClient"]> = /* @__PURE__ */ checkSchema(checkPresenceLegacyClient, matchesPresenceLegacyClient);
+
+/** Schema PresenceModern as a Standard Schema (`PresenceModernSchema['~standard'].validate(value)`). */
+export const PresenceModernSchema: StandardSchemaV1<components['schemas']["PresenceModern"]> = /* @__PURE__ */ checkSchema(checkPresenceModern, matchesPresenceModern);
+
+/** Schema ProfileDataUpdate as a Standard Schema (`ProfileDataUpdateSchema['~standard'].validate(value)`). */
+export const ProfileDataUpdateSchema: StandardSchemaV1<components['schemas']["ProfileDataUpdate"]> = /* @__PURE__ */ checkSchema(checkProfileDataUpdate, matchesProfileDataUpdate);
+
+/** Schema ProfileDataValue as a Standard Schema (`ProfileDataValueSchema['~standard'].validate(value)`). */
+export const ProfileDataValueSchema: StandardSchemaV1<components['schemas']["ProfileDataValue"]> = /* @__PURE__ */ checkSchema(checkProfileDataValue, matchesProfileDataValue);
+
+/** Schema RateLimitError as a Standard Schema (`RateLimitErrorSchema['~standard'].validate(value)`). */
+export const RateLimitErrorSchema: StandardSchemaV1<components['schemas']["RateLimitError"]> = /* @__PURE__ */ checkSchema(checkRateLimitError, matchesRateLimitError);
+
+/** Schema Reaction as a Standard Schema (`ReactionSchema['~standard'].validate(value)`). */
+export const ReactionSchema: StandardSchemaV1<components['schemas']["Reaction"]> = /* @__PURE__ */ checkSchema(checkReaction, matchesReaction);
+
+/** Schema ReactionDoesNotExistError as a Standard Schema (`ReactionDoesNotExistErrorSchema['~standard'].validate(value)`). */
+export const ReactionDoesNotExistErrorSchema: StandardSchemaV1<components['schemas']["ReactionDoesNotExistError"]> = /* @__PURE__ */ checkSchema(checkReactionDoesNotExistError, matchesReactionDoesNotExistError);
+
+/** Schema ReactionType as a Standard Schema (`ReactionTypeSchema['~standard'].validate(value)`). */
+export const ReactionTypeSchema: StandardSchemaV1<components['schemas']["ReactionType"]> = /* @__PURE__ */ checkSchema(checkReactionType, matchesReactionType);
+
+/** Schema ReportType as a Standard Schema (`ReportTypeSchema['~standard'].validate(value)`). */
+export const ReportTypeSchema: StandardSchemaV1<components['schemas']["ReportType"]> = /* @__PURE__ */ checkSchema(checkReportType, matchesReportType);
+
+/** Schema RequestTooLargeError as a Standard Schema (`RequestTooLargeErrorSchema['~standard'].validate(value)`). */
+export const RequestTooLargeErrorSchema: StandardSchemaV1<components['schemas']["RequestTooLargeError"]> = /* @__PURE__ */ checkSchema(checkRequestTooLargeError, matchesRequestTooLargeError);
+
+/** Schema Role as a Standard Schema (`RoleSchema['~standard'].validate(value)`). */
+export const RoleSchema: StandardSchemaV1<components['schemas']["Role"]> = /* @__PURE__ */ checkSchema(checkRole, matchesRole);
+
+/** Schema ScheduledMessageType as a Standard Schema (`ScheduledMessageTypeSchema['~standard'].validate(value)`). */
+export const ScheduledMessageTypeSchema: StandardSchemaV1<components['schemas']["ScheduledMessageType"]> = /* @__PURE__ */ checkSchema(checkScheduledMessageType, matchesScheduledMessageType);
+
+/** Schema StreamDoesNotExistError as a Standard Schema (`StreamDoesNotExistErrorSchema['~standard'].validate(value)`). */
+export const StreamDoesNotExistErrorSchema: StandardSchemaV1<components['schemas']["StreamDoesNotExistError"]> = /* @__PURE__ */ checkSchema(checkStreamDoesNotExistError, matchesStreamDoesNotExistError);
+
+/** Schema Submessage as a Standard Schema (`SubmessageSchema['~standard'].validate(value)`). */
+export const SubmessageSchema: StandardSchemaV1<components['schemas']["Submessage"]> = /* @__PURE__ */ checkSchema(checkSubmessage, matchesSubmessage);
+
+/** Schema SuccessEnvelope as a Standard Schema (`SuccessEnvelopeSchema['~standard'].validate(value)`). */
+export const SuccessEnvelopeSchema: StandardSchemaV1<components['schemas']["SuccessEnvelope"]> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
+
+/** Schema TopicLink as a Standard Schema (`TopicLinkSchema['~standard'].validate(value)`). */
+export const TopicLinkSchema: StandardSchemaV1<components['schemas']["TopicLink"]> = /* @__PURE__ */ checkSchema(checkTopicLink, matchesTopicLink);
+
+/** Schema TopicsPolicy as a Standard Schema (`TopicsPolicySchema['~standard'].validate(value)`). */
+export const TopicsPolicySchema: StandardSchemaV1<components['schemas']["TopicsPolicy"]> = /* @__PURE__ */ checkSchema(checkTopicsPolicy, matchesTopicsPolicy);
+
+/** Schema UnauthorizedError as a Standard Schema (`UnauthorizedErrorSchema['~standard'].validate(value)`). */
+export const UnauthorizedErrorSchema: StandardSchemaV1<components['schemas']["UnauthorizedError"]> = /* @__PURE__ */ checkSchema(checkUnauthorizedError, matchesUnauthorizedError);
+
+/** Schema UploadResult as a Standard Schema (`UploadResultSchema['~standard'].validate(value)`). */
+export const UploadResultSchema: StandardSchemaV1<components['schemas']["UploadResult"]> = /* @__PURE__ */ checkSchema(checkUploadResult, matchesUploadResult);
+
 /** Decodes the parameters of POST /api/v1/calls/videocall/create (create-video-call). */
 export function decodeCreateVideoCall(raw: RawRequest): Decoded<CreateVideoCallParams> {
   const value: Record<string, unknown> = {};
-  return { ok: true, value: value as unknown as CreateVideoCallParams, unsupported: unsupportedParameters(raw, PARAMETERS_1) };
+  return { ok: true, value: value as unknown as CreateVideoCallParams, unsupported: unsupportedParameters(raw, CREATE_VIDEO_CALL_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/calls/videocall/create (create-video-call). */
 export function validateCreateVideoCallResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches1(body, options?.strict === true) ? [] : validateWith(responseCreateVideoCall, body, options);
+  return matchesCreateVideoCallResponse(body, options?.strict === true) ? [] : validateWith(checkCreateVideoCallResponse, body, options);
 }
+
+/**
+ * Every declared response of create-video-call: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const CREATE_VIDEO_CALL_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkCreateVideoCallResponse },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of create-video-call against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateCreateVideoCallResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(CREATE_VIDEO_CALL_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of create-video-call: per status, `[name, required, kinds, list, check]` per header. */
+const CREATE_VIDEO_CALL_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkCreateVideoCallResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of create-video-call against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateCreateVideoCallResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(CREATE_VIDEO_CALL_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of create-video-call as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const CreateVideoCallRequestSchema: StandardSchemaV1<RawRequest, CreateVideoCallParams> = /* @__PURE__ */ decoderSchema(decodeCreateVideoCall);
+
+/** The success body check of create-video-call as a Standard Schema. */
+export const CreateVideoCallResponseSchema: StandardSchemaV1<CreateVideoCallResponse> = /* @__PURE__ */ checkSchema(checkCreateVideoCallResponse, matchesCreateVideoCallResponse);
 
 /** Decodes the parameters of PATCH /api/v1/channel_folders/{channel_folder_id} (update-channel-folder). */
 export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChannelFolderParams> {
@@ -6663,9 +5523,7 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("name");
       const x = w;
-      if (x.length < 2 && codePointLength(x) < 1) {
-        return invalid("name", "minLength", "", "must be at least 1 character");
-      }
+      if (x.length < 2 && codePointLength(x) < 1) return invalid("name", "minLength", "", "must be at least 1 character");
       value["name"] = x;
     }
   }
@@ -6688,13 +5546,56 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
       value["is_archived"] = x;
     }
   }
-  return { ok: true, value: value as unknown as UpdateChannelFolderParams, unsupported: unsupportedParameters(raw, PARAMETERS_2) };
+  return { ok: true, value: value as unknown as UpdateChannelFolderParams, unsupported: unsupportedParameters(raw, UPDATE_CHANNEL_FOLDER_PARAMETERS) };
 }
 
 /** Checks a success body of PATCH /api/v1/channel_folders/{channel_folder_id} (update-channel-folder). */
 export function validateUpdateChannelFolderResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateChannelFolder, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
+
+/**
+ * Every declared response of update-channel-folder: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const UPDATE_CHANNEL_FOLDER_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkSuccessEnvelope },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of update-channel-folder against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateChannelFolderResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(UPDATE_CHANNEL_FOLDER_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of update-channel-folder: per status, `[name, required, kinds, list, check]` per header. */
+const UPDATE_CHANNEL_FOLDER_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkUpdateChannelFolderResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of update-channel-folder against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateChannelFolderResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(UPDATE_CHANNEL_FOLDER_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of update-channel-folder as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const UpdateChannelFolderRequestSchema: StandardSchemaV1<RawRequest, UpdateChannelFolderParams> = /* @__PURE__ */ decoderSchema(decodeUpdateChannelFolder);
+
+/** The success body check of update-channel-folder as a Standard Schema. */
+export const UpdateChannelFolderResponseSchema: StandardSchemaV1<UpdateChannelFolderResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/fetch_api_key (fetch-api-key). */
 export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
@@ -6715,13 +5616,56 @@ export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
     const x = w;
     value["password"] = x;
   }
-  return { ok: true, value: value as unknown as FetchApiKeyParams, unsupported: unsupportedParameters(raw, PARAMETERS_3) };
+  return { ok: true, value: value as unknown as FetchApiKeyParams, unsupported: unsupportedParameters(raw, FETCH_API_KEY_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/fetch_api_key (fetch-api-key). */
 export function validateFetchApiKeyResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches3(body, options?.strict === true) ? [] : validateWith(responseFetchApiKey, body, options);
+  return matchesFetchApiKeyResponse(body, options?.strict === true) ? [] : validateWith(checkFetchApiKeyResponse, body, options);
 }
+
+/**
+ * Every declared response of fetch-api-key: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const FETCH_API_KEY_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkFetchApiKeyResponse },
+  "400": { "application/json": checkBadRequestError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "429": { "application/json": checkRateLimitError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of fetch-api-key against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateFetchApiKeyResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(FETCH_API_KEY_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of fetch-api-key: per status, `[name, required, kinds, list, check]` per header. */
+const FETCH_API_KEY_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkFetchApiKeyResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "405": [],
+  "429": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of fetch-api-key against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateFetchApiKeyResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(FETCH_API_KEY_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of fetch-api-key as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const FetchApiKeyRequestSchema: StandardSchemaV1<RawRequest, FetchApiKeyParams> = /* @__PURE__ */ decoderSchema(decodeFetchApiKey);
+
+/** The success body check of fetch-api-key as a Standard Schema. */
+export const FetchApiKeyResponseSchema: StandardSchemaV1<FetchApiKeyResponse> = /* @__PURE__ */ checkSchema(checkFetchApiKeyResponse, matchesFetchApiKeyResponse);
 
 /** Decodes the parameters of POST /api/v1/invites (send-invites). */
 export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
@@ -6742,9 +5686,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       const x = parseJson(w);
       if (x === INVALID_JSON) return invalidJson("invite_expires_in_minutes");
       if (typeof x === "number") {
-        if (!Number.isInteger(x)) {
-          return invalid("invite_expires_in_minutes", "type", "", "must be an integer");
-        }
+        if (!Number.isInteger(x)) return invalid("invite_expires_in_minutes", "type", "", "must be an integer");
       } else if (x === null) {
         // Every value of this type matches.
       } else {
@@ -6762,9 +5704,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       if (typeof w !== "string") return repeated("invite_as");
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("invite_as", "type", "", x);
-      if (!ENUM_1.has(x)) {
-        return invalid("invite_as", "enum", "", "must be one of 100, 200, 300, 400, 600");
-      }
+      if (!SEND_INVITES_INVITE_AS_VALUES.has(x)) return invalid("invite_as", "enum", "", "must be one of 100, 200, 300, 400, 600");
       value["invite_as"] = x;
     }
   }
@@ -6774,15 +5714,10 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
     if (w === undefined) return missing("stream_ids");
     const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "integer");
     if (x === INVALID_JSON) return invalidJson("stream_ids");
-    if (!Array.isArray(x)) {
-      return invalid("stream_ids", "type", "", "must be a list");
-    } else {
-      for (let i1 = 0; i1 < x.length; i1++) {
-        const x1: unknown = x[i1];
-        if (!Number.isInteger(x1)) {
-          return invalid("stream_ids", "type", "[" + i1 + "]", "must be an integer");
-        }
-      }
+    if (!Array.isArray(x)) return invalid("stream_ids", "type", "", "must be a list");
+    for (let i = 0; i < x.length; i++) {
+      const item: unknown = x[i];
+      if (!Number.isInteger(item)) return invalid("stream_ids", "type", "[" + i + "]", "must be an integer");
     }
     value["stream_ids"] = x;
   }
@@ -6792,15 +5727,10 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
     if (w !== undefined) {
       const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "integer");
       if (x === INVALID_JSON) return invalidJson("group_ids");
-      if (!Array.isArray(x)) {
-        return invalid("group_ids", "type", "", "must be a list");
-      } else {
-        for (let i2 = 0; i2 < x.length; i2++) {
-          const x2: unknown = x[i2];
-          if (!Number.isInteger(x2)) {
-            return invalid("group_ids", "type", "[" + i2 + "]", "must be an integer");
-          }
-        }
+      if (!Array.isArray(x)) return invalid("group_ids", "type", "", "must be a list");
+      for (let i = 0; i < x.length; i++) {
+        const item: unknown = x[i];
+        if (!Number.isInteger(item)) return invalid("group_ids", "type", "[" + i + "]", "must be an integer");
       }
       value["group_ids"] = x;
     }
@@ -6837,9 +5767,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       const x = parseJson(w);
       if (x === INVALID_JSON) return invalidJson("welcome_message_custom_text");
       if (typeof x === "string") {
-        if (x.length > 8000 && codePointLength(x) > 8000) {
-          return invalid("welcome_message_custom_text", "maxLength", "", "must be at most 8000 characters");
-        }
+        if (x.length > 8000 && codePointLength(x) > 8000) return invalid("welcome_message_custom_text", "maxLength", "", "must be at most 8000 characters");
       } else if (x === null) {
         // Every value of this type matches.
       } else {
@@ -6848,13 +5776,56 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       value["welcome_message_custom_text"] = x;
     }
   }
-  return { ok: true, value: value as unknown as SendInvitesParams, unsupported: unsupportedParameters(raw, PARAMETERS_4) };
+  return { ok: true, value: value as unknown as SendInvitesParams, unsupported: unsupportedParameters(raw, SEND_INVITES_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/invites (send-invites). */
 export function validateSendInvitesResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches2(body, options?.strict === true) ? [] : validateWith(responseSendInvites, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
+
+/**
+ * Every declared response of send-invites: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const SEND_INVITES_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkSuccessEnvelope },
+  "400": { "application/json": checkSendInvitesResponse400 },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of send-invites against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateSendInvitesResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(SEND_INVITES_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of send-invites: per status, `[name, required, kinds, list, check]` per header. */
+const SEND_INVITES_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkSendInvitesResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of send-invites against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateSendInvitesResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(SEND_INVITES_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of send-invites as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const SendInvitesRequestSchema: StandardSchemaV1<RawRequest, SendInvitesParams> = /* @__PURE__ */ decoderSchema(decodeSendInvites);
+
+/** The success body check of send-invites as a Standard Schema. */
+export const SendInvitesResponseSchema: StandardSchemaV1<SendInvitesResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
 export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadParams> {
@@ -6876,13 +5847,56 @@ export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadP
     const x = w;
     value["topic_name"] = x;
   }
-  return { ok: true, value: value as unknown as MarkTopicAsReadParams, unsupported: unsupportedParameters(raw, PARAMETERS_5) };
+  return { ok: true, value: value as unknown as MarkTopicAsReadParams, unsupported: unsupportedParameters(raw, MARK_TOPIC_AS_READ_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
 export function validateMarkTopicAsReadResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches2(body, options?.strict === true) ? [] : validateWith(responseMarkTopicAsRead, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
+
+/**
+ * Every declared response of mark-topic-as-read: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const MARK_TOPIC_AS_READ_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkSuccessEnvelope },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of mark-topic-as-read against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateMarkTopicAsReadResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(MARK_TOPIC_AS_READ_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of mark-topic-as-read: per status, `[name, required, kinds, list, check]` per header. */
+const MARK_TOPIC_AS_READ_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkMarkTopicAsReadResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of mark-topic-as-read against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateMarkTopicAsReadResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(MARK_TOPIC_AS_READ_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of mark-topic-as-read as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const MarkTopicAsReadRequestSchema: StandardSchemaV1<RawRequest, MarkTopicAsReadParams> = /* @__PURE__ */ decoderSchema(decodeMarkTopicAsRead);
+
+/** The success body check of mark-topic-as-read as a Standard Schema. */
+export const MarkTopicAsReadResponseSchema: StandardSchemaV1<MarkTopicAsReadResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/messages/flags/narrow (update-message-flags-for-narrow). */
 export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<UpdateMessageFlagsForNarrowParams> {
@@ -6893,9 +5907,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     if (w === undefined) return missing("anchor");
     if (typeof w !== "string") return repeated("anchor");
     const x = w;
-    if (!PATTERN_1.test(x)) {
-      return invalid("anchor", "pattern", "", "must match the pattern \"^([0-9]+|newest|oldest|first_unread)$\"");
-    }
+    if (!UPDATE_MESSAGE_FLAGS_FOR_NARROW_ANCHOR_PATTERN.test(x)) return invalid("anchor", "pattern", "", "must match the pattern \"^([0-9]+|newest|oldest|first_unread)$\"");
     value["anchor"] = x;
   }
   // include_anchor: body, plain
@@ -6917,9 +5929,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     if (typeof w !== "string") return repeated("num_before");
     const x = parseInteger(w);
     if (typeof x === "string") return invalid("num_before", "type", "", x);
-    if (x < 0) {
-      return invalid("num_before", "minimum", "", "must be at least 0");
-    }
+    if (x < 0) return invalid("num_before", "minimum", "", "must be at least 0");
     value["num_before"] = x;
   }
   // num_after: body, plain, required
@@ -6929,27 +5939,22 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     if (typeof w !== "string") return repeated("num_after");
     const x = parseInteger(w);
     if (typeof x === "string") return invalid("num_after", "type", "", x);
-    if (x < 0) {
-      return invalid("num_after", "minimum", "", "must be at least 0");
-    }
+    if (x < 0) return invalid("num_after", "minimum", "", "must be at least 0");
     value["num_after"] = x;
   }
   // narrow: body, json, required
   {
     const w = raw.body["narrow"] ?? raw.query["narrow"];
     if (w === undefined) return missing("narrow");
-    const x = typeof w === "string" ? parseJson(w, readJson1) : repeatedElements(w, "json");
+    const x = typeof w === "string" ? parseJson(w, readJsonUpdateMessageFlagsForNarrowNarrow) : repeatedElements(w, "json");
     if (x === INVALID_JSON) return invalidJson("narrow");
-    if (!Array.isArray(x)) {
-      return invalid("narrow", "type", "", "must be a list");
-    } else {
-      for (let i1 = 0; i1 < x.length; i1++) {
-        const x1: unknown = x[i1];
-        if (!matchesNarrowTerm(x1, false)) {
-          const f1: Failure[] = [];
-          schemaNarrowTerm(x1, f1, false, false);
-          if (f1.length !== 0) return invalidFrom("narrow", f1[0]!, "[" + i1 + "]");
-        }
+    if (!Array.isArray(x)) return invalid("narrow", "type", "", "must be a list");
+    for (let i = 0; i < x.length; i++) {
+      const item: unknown = x[i];
+      if (!matchesNarrowTerm(item, false)) {
+        const item_failures: Failure[] = [];
+        checkNarrowTerm(item, item_failures, false, false);
+        if (item_failures.length !== 0) return invalidFrom("narrow", item_failures[0]!, "[" + i + "]");
       }
     }
     value["narrow"] = x;
@@ -6960,9 +5965,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     if (w === undefined) return missing("op");
     if (typeof w !== "string") return repeated("op");
     const x = w;
-    if (x !== "add" && x !== "remove") {
-      return invalid("op", "enum", "", "must be one of \"add\", \"remove\"");
-    }
+    if (x !== "add" && x !== "remove") return invalid("op", "enum", "", "must be one of \"add\", \"remove\"");
     value["op"] = x;
   }
   // flag: body, plain, required
@@ -6973,13 +5976,56 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     const x = w;
     value["flag"] = x;
   }
-  return { ok: true, value: value as unknown as UpdateMessageFlagsForNarrowParams, unsupported: unsupportedParameters(raw, PARAMETERS_6) };
+  return { ok: true, value: value as unknown as UpdateMessageFlagsForNarrowParams, unsupported: unsupportedParameters(raw, UPDATE_MESSAGE_FLAGS_FOR_NARROW_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/messages/flags/narrow (update-message-flags-for-narrow). */
 export function validateUpdateMessageFlagsForNarrowResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches4(body, options?.strict === true) ? [] : validateWith(responseUpdateMessageFlagsForNarrow, body, options);
+  return matchesUpdateMessageFlagsForNarrowResponse(body, options?.strict === true) ? [] : validateWith(checkUpdateMessageFlagsForNarrowResponse, body, options);
 }
+
+/**
+ * Every declared response of update-message-flags-for-narrow: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const UPDATE_MESSAGE_FLAGS_FOR_NARROW_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkUpdateMessageFlagsForNarrowResponse },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of update-message-flags-for-narrow against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateMessageFlagsForNarrowResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(UPDATE_MESSAGE_FLAGS_FOR_NARROW_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of update-message-flags-for-narrow: per status, `[name, required, kinds, list, check]` per header. */
+const UPDATE_MESSAGE_FLAGS_FOR_NARROW_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkUpdateMessageFlagsForNarrowResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of update-message-flags-for-narrow against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateMessageFlagsForNarrowResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(UPDATE_MESSAGE_FLAGS_FOR_NARROW_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of update-message-flags-for-narrow as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const UpdateMessageFlagsForNarrowRequestSchema: StandardSchemaV1<RawRequest, UpdateMessageFlagsForNarrowParams> = /* @__PURE__ */ decoderSchema(decodeUpdateMessageFlagsForNarrow);
+
+/** The success body check of update-message-flags-for-narrow as a Standard Schema. */
+export const UpdateMessageFlagsForNarrowResponseSchema: StandardSchemaV1<UpdateMessageFlagsForNarrowResponse> = /* @__PURE__ */ checkSchema(checkUpdateMessageFlagsForNarrowResponse, matchesUpdateMessageFlagsForNarrowResponse);
 
 /** Decodes the parameters of GET /api/v1/messages/{message_id} (get-message). */
 export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
@@ -7017,13 +6063,56 @@ export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
       value["allow_empty_topic_name"] = x;
     }
   }
-  return { ok: true, value: value as unknown as GetMessageParams, unsupported: unsupportedParameters(raw, PARAMETERS_7) };
+  return { ok: true, value: value as unknown as GetMessageParams, unsupported: unsupportedParameters(raw, GET_MESSAGE_PARAMETERS) };
 }
 
 /** Checks a success body of GET /api/v1/messages/{message_id} (get-message). */
 export function validateGetMessageResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches5(body, options?.strict === true) ? [] : validateWith(responseGetMessage, body, options);
+  return matchesGetMessageResponse(body, options?.strict === true) ? [] : validateWith(checkGetMessageResponse, body, options);
 }
+
+/**
+ * Every declared response of get-message: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const GET_MESSAGE_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkGetMessageResponse },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of get-message against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateGetMessageResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(GET_MESSAGE_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of get-message: per status, `[name, required, kinds, list, check]` per header. */
+const GET_MESSAGE_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkGetMessageResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of get-message against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateGetMessageResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(GET_MESSAGE_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of get-message as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const GetMessageRequestSchema: StandardSchemaV1<RawRequest, GetMessageParams> = /* @__PURE__ */ decoderSchema(decodeGetMessage);
+
+/** The success body check of get-message as a Standard Schema. */
+export const GetMessageResponseSchema: StandardSchemaV1<GetMessageResponse> = /* @__PURE__ */ checkSchema(checkGetMessageResponse, matchesGetMessageResponse);
 
 /** Decodes the parameters of GET /api/v1/messages/{message_id}/history (get-message-history). */
 export function decodeGetMessageHistory(raw: RawRequest): Decoded<GetMessageHistoryParams> {
@@ -7049,13 +6138,56 @@ export function decodeGetMessageHistory(raw: RawRequest): Decoded<GetMessageHist
       value["allow_empty_topic_name"] = x;
     }
   }
-  return { ok: true, value: value as unknown as GetMessageHistoryParams, unsupported: unsupportedParameters(raw, PARAMETERS_8) };
+  return { ok: true, value: value as unknown as GetMessageHistoryParams, unsupported: unsupportedParameters(raw, GET_MESSAGE_HISTORY_PARAMETERS) };
 }
 
 /** Checks a success body of GET /api/v1/messages/{message_id}/history (get-message-history). */
 export function validateGetMessageHistoryResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches6(body, options?.strict === true) ? [] : validateWith(responseGetMessageHistory, body, options);
+  return matchesGetMessageHistoryResponse(body, options?.strict === true) ? [] : validateWith(checkGetMessageHistoryResponse, body, options);
 }
+
+/**
+ * Every declared response of get-message-history: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const GET_MESSAGE_HISTORY_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkGetMessageHistoryResponse },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of get-message-history against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateGetMessageHistoryResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(GET_MESSAGE_HISTORY_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of get-message-history: per status, `[name, required, kinds, list, check]` per header. */
+const GET_MESSAGE_HISTORY_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkGetMessageHistoryResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of get-message-history against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateGetMessageHistoryResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(GET_MESSAGE_HISTORY_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of get-message-history as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const GetMessageHistoryRequestSchema: StandardSchemaV1<RawRequest, GetMessageHistoryParams> = /* @__PURE__ */ decoderSchema(decodeGetMessageHistory);
+
+/** The success body check of get-message-history as a Standard Schema. */
+export const GetMessageHistoryResponseSchema: StandardSchemaV1<GetMessageHistoryResponse> = /* @__PURE__ */ checkSchema(checkGetMessageHistoryResponse, matchesGetMessageHistoryResponse);
 
 /** Decodes the parameters of DELETE /api/v1/messages/{message_id}/reactions (remove-reaction). */
 export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionParams> {
@@ -7093,19 +6225,60 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("reaction_type");
       const x = w;
-      if (x !== "unicode_emoji" && x !== "realm_emoji" && x !== "zulip_extra_emoji") {
-        return invalid("reaction_type", "enum", "", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"");
-      }
+      if (x !== "unicode_emoji" && x !== "realm_emoji" && x !== "zulip_extra_emoji") return invalid("reaction_type", "enum", "", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"");
       value["reaction_type"] = x;
     }
   }
-  return { ok: true, value: value as unknown as RemoveReactionParams, unsupported: unsupportedParameters(raw, PARAMETERS_9) };
+  return { ok: true, value: value as unknown as RemoveReactionParams, unsupported: unsupportedParameters(raw, REMOVE_REACTION_PARAMETERS) };
 }
 
 /** Checks a success body of DELETE /api/v1/messages/{message_id}/reactions (remove-reaction). */
 export function validateRemoveReactionResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches2(body, options?.strict === true) ? [] : validateWith(responseRemoveReaction, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
+
+/**
+ * Every declared response of remove-reaction: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const REMOVE_REACTION_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkSuccessEnvelope },
+  "400": { "application/json": checkRemoveReactionResponse400 },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of remove-reaction against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateRemoveReactionResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(REMOVE_REACTION_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of remove-reaction: per status, `[name, required, kinds, list, check]` per header. */
+const REMOVE_REACTION_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkRemoveReactionResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of remove-reaction against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateRemoveReactionResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(REMOVE_REACTION_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of remove-reaction as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const RemoveReactionRequestSchema: StandardSchemaV1<RawRequest, RemoveReactionParams> = /* @__PURE__ */ decoderSchema(decodeRemoveReaction);
+
+/** The success body check of remove-reaction as a Standard Schema. */
+export const RemoveReactionResponseSchema: StandardSchemaV1<RemoveReactionResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/messages/{message_id}/report (report-message). */
 export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParams> {
@@ -7125,9 +6298,7 @@ export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParam
     if (w === undefined) return missing("report_type");
     if (typeof w !== "string") return repeated("report_type");
     const x = w;
-    if (x.length < 2 && codePointLength(x) < 1) {
-      return invalid("report_type", "minLength", "", "must be at least 1 character");
-    }
+    if (x.length < 2 && codePointLength(x) < 1) return invalid("report_type", "minLength", "", "must be at least 1 character");
     value["report_type"] = x;
   }
   // description: body, plain
@@ -7136,19 +6307,60 @@ export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParam
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("description");
       const x = w;
-      if (x.length > 1000 && codePointLength(x) > 1000) {
-        return invalid("description", "maxLength", "", "must be at most 1000 characters");
-      }
+      if (x.length > 1000 && codePointLength(x) > 1000) return invalid("description", "maxLength", "", "must be at most 1000 characters");
       value["description"] = x;
     }
   }
-  return { ok: true, value: value as unknown as ReportMessageParams, unsupported: unsupportedParameters(raw, PARAMETERS_10) };
+  return { ok: true, value: value as unknown as ReportMessageParams, unsupported: unsupportedParameters(raw, REPORT_MESSAGE_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/messages/{message_id}/report (report-message). */
 export function validateReportMessageResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches2(body, options?.strict === true) ? [] : validateWith(responseReportMessage, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
+
+/**
+ * Every declared response of report-message: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const REPORT_MESSAGE_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkSuccessEnvelope },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of report-message against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateReportMessageResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(REPORT_MESSAGE_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of report-message: per status, `[name, required, kinds, list, check]` per header. */
+const REPORT_MESSAGE_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkReportMessageResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of report-message against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateReportMessageResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(REPORT_MESSAGE_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of report-message as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const ReportMessageRequestSchema: StandardSchemaV1<RawRequest, ReportMessageParams> = /* @__PURE__ */ decoderSchema(decodeReportMessage);
+
+/** The success body check of report-message as a Standard Schema. */
+export const ReportMessageResponseSchema: StandardSchemaV1<ReportMessageResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
 export function decodeUpdateRealmDomain(raw: RawRequest): Decoded<UpdateRealmDomainParams> {
@@ -7170,24 +6382,108 @@ export function decodeUpdateRealmDomain(raw: RawRequest): Decoded<UpdateRealmDom
     if (x === undefined) return invalid("allow_subdomains", "type", "", "must be true or false");
     value["allow_subdomains"] = x;
   }
-  return { ok: true, value: value as unknown as UpdateRealmDomainParams, unsupported: unsupportedParameters(raw, PARAMETERS_11) };
+  return { ok: true, value: value as unknown as UpdateRealmDomainParams, unsupported: unsupportedParameters(raw, UPDATE_REALM_DOMAIN_PARAMETERS) };
 }
 
 /** Checks a success body of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
 export function validateUpdateRealmDomainResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateRealmDomain, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
+
+/**
+ * Every declared response of update-realm-domain: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const UPDATE_REALM_DOMAIN_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkSuccessEnvelope },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of update-realm-domain against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateRealmDomainResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(UPDATE_REALM_DOMAIN_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of update-realm-domain: per status, `[name, required, kinds, list, check]` per header. */
+const UPDATE_REALM_DOMAIN_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkUpdateRealmDomainResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of update-realm-domain against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateRealmDomainResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(UPDATE_REALM_DOMAIN_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of update-realm-domain as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const UpdateRealmDomainRequestSchema: StandardSchemaV1<RawRequest, UpdateRealmDomainParams> = /* @__PURE__ */ decoderSchema(decodeUpdateRealmDomain);
+
+/** The success body check of update-realm-domain as a Standard Schema. */
+export const UpdateRealmDomainResponseSchema: StandardSchemaV1<UpdateRealmDomainResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of GET /api/v1/realm/linkifiers (get-linkifiers). */
 export function decodeGetLinkifiers(raw: RawRequest): Decoded<GetLinkifiersParams> {
   const value: Record<string, unknown> = {};
-  return { ok: true, value: value as unknown as GetLinkifiersParams, unsupported: unsupportedParameters(raw, PARAMETERS_1) };
+  return { ok: true, value: value as unknown as GetLinkifiersParams, unsupported: unsupportedParameters(raw, CREATE_VIDEO_CALL_PARAMETERS) };
 }
 
 /** Checks a success body of GET /api/v1/realm/linkifiers (get-linkifiers). */
 export function validateGetLinkifiersResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches7(body, options?.strict === true) ? [] : validateWith(responseGetLinkifiers, body, options);
+  return matchesGetLinkifiersResponse(body, options?.strict === true) ? [] : validateWith(checkGetLinkifiersResponse, body, options);
 }
+
+/**
+ * Every declared response of get-linkifiers: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const GET_LINKIFIERS_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkGetLinkifiersResponse },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of get-linkifiers against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateGetLinkifiersResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(GET_LINKIFIERS_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of get-linkifiers: per status, `[name, required, kinds, list, check]` per header. */
+const GET_LINKIFIERS_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkGetLinkifiersResponse200HeaderXFeatureLevel]],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of get-linkifiers against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateGetLinkifiersResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(GET_LINKIFIERS_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of get-linkifiers as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const GetLinkifiersRequestSchema: StandardSchemaV1<RawRequest, GetLinkifiersParams> = /* @__PURE__ */ decoderSchema(decodeGetLinkifiers);
+
+/** The success body check of get-linkifiers as a Standard Schema. */
+export const GetLinkifiersResponseSchema: StandardSchemaV1<GetLinkifiersResponse> = /* @__PURE__ */ checkSchema(checkGetLinkifiersResponse, matchesGetLinkifiersResponse);
 
 /** Decodes the parameters of POST /api/v1/realm/playgrounds (add-code-playground). */
 export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygroundParams> {
@@ -7216,13 +6512,56 @@ export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygro
     const x = w;
     value["url_template"] = x;
   }
-  return { ok: true, value: value as unknown as AddCodePlaygroundParams, unsupported: unsupportedParameters(raw, PARAMETERS_12) };
+  return { ok: true, value: value as unknown as AddCodePlaygroundParams, unsupported: unsupportedParameters(raw, ADD_CODE_PLAYGROUND_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/realm/playgrounds (add-code-playground). */
 export function validateAddCodePlaygroundResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches8(body, options?.strict === true) ? [] : validateWith(responseAddCodePlayground, body, options);
+  return matchesAddCodePlaygroundResponse(body, options?.strict === true) ? [] : validateWith(checkAddCodePlaygroundResponse, body, options);
 }
+
+/**
+ * Every declared response of add-code-playground: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const ADD_CODE_PLAYGROUND_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkAddCodePlaygroundResponse },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of add-code-playground against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateAddCodePlaygroundResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(ADD_CODE_PLAYGROUND_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of add-code-playground: per status, `[name, required, kinds, list, check]` per header. */
+const ADD_CODE_PLAYGROUND_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkAddCodePlaygroundResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of add-code-playground against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateAddCodePlaygroundResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(ADD_CODE_PLAYGROUND_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of add-code-playground as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const AddCodePlaygroundRequestSchema: StandardSchemaV1<RawRequest, AddCodePlaygroundParams> = /* @__PURE__ */ decoderSchema(decodeAddCodePlayground);
+
+/** The success body check of add-code-playground as a Standard Schema. */
+export const AddCodePlaygroundResponseSchema: StandardSchemaV1<AddCodePlaygroundResponse> = /* @__PURE__ */ checkSchema(checkAddCodePlaygroundResponse, matchesAddCodePlaygroundResponse);
 
 /** Decodes the parameters of POST /api/v1/reminders (create-message-reminder). */
 export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMessageReminderParams> {
@@ -7256,13 +6595,56 @@ export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMess
       value["note"] = x;
     }
   }
-  return { ok: true, value: value as unknown as CreateMessageReminderParams, unsupported: unsupportedParameters(raw, PARAMETERS_13) };
+  return { ok: true, value: value as unknown as CreateMessageReminderParams, unsupported: unsupportedParameters(raw, CREATE_MESSAGE_REMINDER_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/reminders (create-message-reminder). */
 export function validateCreateMessageReminderResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches9(body, options?.strict === true) ? [] : validateWith(responseCreateMessageReminder, body, options);
+  return matchesCreateMessageReminderResponse(body, options?.strict === true) ? [] : validateWith(checkCreateMessageReminderResponse, body, options);
 }
+
+/**
+ * Every declared response of create-message-reminder: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const CREATE_MESSAGE_REMINDER_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkCreateMessageReminderResponse },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of create-message-reminder against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateCreateMessageReminderResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(CREATE_MESSAGE_REMINDER_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of create-message-reminder: per status, `[name, required, kinds, list, check]` per header. */
+const CREATE_MESSAGE_REMINDER_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkCreateMessageReminderResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of create-message-reminder against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateCreateMessageReminderResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(CREATE_MESSAGE_REMINDER_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of create-message-reminder as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const CreateMessageReminderRequestSchema: StandardSchemaV1<RawRequest, CreateMessageReminderParams> = /* @__PURE__ */ decoderSchema(decodeCreateMessageReminder);
+
+/** The success body check of create-message-reminder as a Standard Schema. */
+export const CreateMessageReminderResponseSchema: StandardSchemaV1<CreateMessageReminderResponse> = /* @__PURE__ */ checkSchema(checkCreateMessageReminderResponse, matchesCreateMessageReminderResponse);
 
 /** Decodes the parameters of PATCH /api/v1/scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
 export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateScheduledMessageParams> {
@@ -7282,9 +6664,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("type");
       const x = w;
-      if (x !== "direct" && x !== "channel" && x !== "stream" && x !== "private") {
-        return invalid("type", "enum", "", "must be one of \"direct\", \"channel\", \"stream\", \"private\"");
-      }
+      if (x !== "direct" && x !== "channel" && x !== "stream" && x !== "private") return invalid("type", "enum", "", "must be one of \"direct\", \"channel\", \"stream\", \"private\"");
       value["type"] = x;
     }
   }
@@ -7296,15 +6676,11 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
       const x = parseJson(w);
       if (x === INVALID_JSON) return invalidJson("to");
       if (typeof x === "number") {
-        if (!Number.isInteger(x)) {
-          return invalid("to", "type", "", "must be an integer");
-        }
+        if (!Number.isInteger(x)) return invalid("to", "type", "", "must be an integer");
       } else if (Array.isArray(x)) {
-        for (let i1 = 0; i1 < x.length; i1++) {
-          const x1: unknown = x[i1];
-          if (!Number.isInteger(x1)) {
-            return invalid("to", "type", "[" + i1 + "]", "must be an integer");
-          }
+        for (let i = 0; i < x.length; i++) {
+          const item: unknown = x[i];
+          if (!Number.isInteger(item)) return invalid("to", "type", "[" + i + "]", "must be an integer");
         }
       } else {
         return invalid("to", "union", "", "must be an integer or a list of integers");
@@ -7340,13 +6716,56 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
       value["scheduled_delivery_timestamp"] = x;
     }
   }
-  return { ok: true, value: value as unknown as UpdateScheduledMessageParams, unsupported: unsupportedParameters(raw, PARAMETERS_14) };
+  return { ok: true, value: value as unknown as UpdateScheduledMessageParams, unsupported: unsupportedParameters(raw, UPDATE_SCHEDULED_MESSAGE_PARAMETERS) };
 }
 
 /** Checks a success body of PATCH /api/v1/scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
 export function validateUpdateScheduledMessageResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateScheduledMessage, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
+
+/**
+ * Every declared response of update-scheduled-message: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const UPDATE_SCHEDULED_MESSAGE_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkSuccessEnvelope },
+  "400": { "application/json": checkUpdateScheduledMessageResponse400 },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of update-scheduled-message against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateScheduledMessageResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(UPDATE_SCHEDULED_MESSAGE_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of update-scheduled-message: per status, `[name, required, kinds, list, check]` per header. */
+const UPDATE_SCHEDULED_MESSAGE_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkUpdateScheduledMessageResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of update-scheduled-message against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateScheduledMessageResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(UPDATE_SCHEDULED_MESSAGE_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of update-scheduled-message as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const UpdateScheduledMessageRequestSchema: StandardSchemaV1<RawRequest, UpdateScheduledMessageParams> = /* @__PURE__ */ decoderSchema(decodeUpdateScheduledMessage);
+
+/** The success body check of update-scheduled-message as a Standard Schema. */
+export const UpdateScheduledMessageResponseSchema: StandardSchemaV1<UpdateScheduledMessageResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of PATCH /api/v1/streams/{stream_id} (update-stream). */
 export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams> {
@@ -7426,15 +6845,10 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = parseJson(w);
       if (x === INVALID_JSON) return invalidJson("message_retention_days");
       if (typeof x === "number") {
-        if (!Number.isInteger(x)) {
-          return invalid("message_retention_days", "type", "", "must be an integer");
-        } else if (x < 1) {
-          return invalid("message_retention_days", "minimum", "", "must be at least 1");
-        }
+        if (!Number.isInteger(x)) return invalid("message_retention_days", "type", "", "must be an integer");
+        if (x < 1) return invalid("message_retention_days", "minimum", "", "must be at least 1");
       } else if (typeof x === "string") {
-        if (x !== "realm_default" && x !== "unlimited") {
-          return invalid("message_retention_days", "enum", "", "must be one of \"realm_default\", \"unlimited\"");
-        }
+        if (x !== "realm_default" && x !== "unlimited") return invalid("message_retention_days", "enum", "", "must be one of \"realm_default\", \"unlimited\"");
       } else {
         return invalid("message_retention_days", "union", "", "must be an integer or one of \"realm_default\", \"unlimited\"");
       }
@@ -7459,9 +6873,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = parseJson(w);
       if (x === INVALID_JSON) return invalidJson("folder_id");
       if (typeof x === "number") {
-        if (!Number.isInteger(x)) {
-          return invalid("folder_id", "type", "", "must be an integer");
-        }
+        if (!Number.isInteger(x)) return invalid("folder_id", "type", "", "must be an integer");
       } else if (x === null) {
         // Every value of this type matches.
       } else {
@@ -7476,9 +6888,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("topics_policy");
       const x = w;
-      if (x !== "inherit" && x !== "allow_empty_topic" && x !== "disable_empty_topic" && x !== "empty_topic_only") {
-        return invalid("topics_policy", "enum", "", "must be one of \"inherit\", \"allow_empty_topic\", \"disable_empty_topic\", \"empty_topic_only\"");
-      }
+      if (x !== "inherit" && x !== "allow_empty_topic" && x !== "disable_empty_topic" && x !== "empty_topic_only") return invalid("topics_policy", "enum", "", "must be one of \"inherit\", \"allow_empty_topic\", \"disable_empty_topic\", \"empty_topic_only\"");
       value["topics_policy"] = x;
     }
   }
@@ -7490,9 +6900,9 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = parseJson(w, readJsonGroupSettingValue);
       if (x === INVALID_JSON) return invalidJson("can_add_subscribers_group");
       if (!matchesGroupSettingValue(x, false)) {
-        const f1: Failure[] = [];
-        schemaGroupSettingValue(x, f1, false, false);
-        if (f1.length !== 0) return invalidFrom("can_add_subscribers_group", f1[0]!, "");
+        const failures: Failure[] = [];
+        checkGroupSettingValue(x, failures, false, false);
+        if (failures.length !== 0) return invalidFrom("can_add_subscribers_group", failures[0]!, "");
       }
       value["can_add_subscribers_group"] = x;
     }
@@ -7505,9 +6915,9 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = parseJson(w, readJsonGroupSettingValue);
       if (x === INVALID_JSON) return invalidJson("can_remove_subscribers_group");
       if (!matchesGroupSettingValue(x, false)) {
-        const f2: Failure[] = [];
-        schemaGroupSettingValue(x, f2, false, false);
-        if (f2.length !== 0) return invalidFrom("can_remove_subscribers_group", f2[0]!, "");
+        const failures: Failure[] = [];
+        checkGroupSettingValue(x, failures, false, false);
+        if (failures.length !== 0) return invalidFrom("can_remove_subscribers_group", failures[0]!, "");
       }
       value["can_remove_subscribers_group"] = x;
     }
@@ -7520,9 +6930,9 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = parseJson(w, readJsonGroupSettingValue);
       if (x === INVALID_JSON) return invalidJson("can_administer_channel_group");
       if (!matchesGroupSettingValue(x, false)) {
-        const f3: Failure[] = [];
-        schemaGroupSettingValue(x, f3, false, false);
-        if (f3.length !== 0) return invalidFrom("can_administer_channel_group", f3[0]!, "");
+        const failures: Failure[] = [];
+        checkGroupSettingValue(x, failures, false, false);
+        if (failures.length !== 0) return invalidFrom("can_administer_channel_group", failures[0]!, "");
       }
       value["can_administer_channel_group"] = x;
     }
@@ -7535,9 +6945,9 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = parseJson(w, readJsonGroupSettingValue);
       if (x === INVALID_JSON) return invalidJson("can_delete_any_message_group");
       if (!matchesGroupSettingValue(x, false)) {
-        const f4: Failure[] = [];
-        schemaGroupSettingValue(x, f4, false, false);
-        if (f4.length !== 0) return invalidFrom("can_delete_any_message_group", f4[0]!, "");
+        const failures: Failure[] = [];
+        checkGroupSettingValue(x, failures, false, false);
+        if (failures.length !== 0) return invalidFrom("can_delete_any_message_group", failures[0]!, "");
       }
       value["can_delete_any_message_group"] = x;
     }
@@ -7550,20 +6960,63 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = parseJson(w, readJsonGroupSettingValue);
       if (x === INVALID_JSON) return invalidJson("can_delete_own_message_group");
       if (!matchesGroupSettingValue(x, false)) {
-        const f5: Failure[] = [];
-        schemaGroupSettingValue(x, f5, false, false);
-        if (f5.length !== 0) return invalidFrom("can_delete_own_message_group", f5[0]!, "");
+        const failures: Failure[] = [];
+        checkGroupSettingValue(x, failures, false, false);
+        if (failures.length !== 0) return invalidFrom("can_delete_own_message_group", failures[0]!, "");
       }
       value["can_delete_own_message_group"] = x;
     }
   }
-  return { ok: true, value: value as unknown as UpdateStreamParams, unsupported: unsupportedParameters(raw, PARAMETERS_15) };
+  return { ok: true, value: value as unknown as UpdateStreamParams, unsupported: unsupportedParameters(raw, UPDATE_STREAM_PARAMETERS) };
 }
 
 /** Checks a success body of PATCH /api/v1/streams/{stream_id} (update-stream). */
 export function validateUpdateStreamResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateStream, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
+
+/**
+ * Every declared response of update-stream: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const UPDATE_STREAM_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkSuccessEnvelope },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of update-stream against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateStreamResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(UPDATE_STREAM_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of update-stream: per status, `[name, required, kinds, list, check]` per header. */
+const UPDATE_STREAM_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkUpdateStreamResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of update-stream against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateStreamResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(UPDATE_STREAM_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of update-stream as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const UpdateStreamRequestSchema: StandardSchemaV1<RawRequest, UpdateStreamParams> = /* @__PURE__ */ decoderSchema(decodeUpdateStream);
+
+/** The success body check of update-stream as a Standard Schema. */
+export const UpdateStreamResponseSchema: StandardSchemaV1<UpdateStreamResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
 export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateUserGroupSubgroupsParams> {
@@ -7583,15 +7036,10 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
     if (w !== undefined) {
       const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "integer");
       if (x === INVALID_JSON) return invalidJson("add");
-      if (!Array.isArray(x)) {
-        return invalid("add", "type", "", "must be a list");
-      } else {
-        for (let i1 = 0; i1 < x.length; i1++) {
-          const x1: unknown = x[i1];
-          if (!Number.isInteger(x1)) {
-            return invalid("add", "type", "[" + i1 + "]", "must be an integer");
-          }
-        }
+      if (!Array.isArray(x)) return invalid("add", "type", "", "must be a list");
+      for (let i = 0; i < x.length; i++) {
+        const item: unknown = x[i];
+        if (!Number.isInteger(item)) return invalid("add", "type", "[" + i + "]", "must be an integer");
       }
       value["add"] = x;
     }
@@ -7602,26 +7050,64 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
     if (w !== undefined) {
       const x = typeof w === "string" ? parseJson(w) : repeatedElements(w, "integer");
       if (x === INVALID_JSON) return invalidJson("delete");
-      if (!Array.isArray(x)) {
-        return invalid("delete", "type", "", "must be a list");
-      } else {
-        for (let i2 = 0; i2 < x.length; i2++) {
-          const x2: unknown = x[i2];
-          if (!Number.isInteger(x2)) {
-            return invalid("delete", "type", "[" + i2 + "]", "must be an integer");
-          }
-        }
+      if (!Array.isArray(x)) return invalid("delete", "type", "", "must be a list");
+      for (let i = 0; i < x.length; i++) {
+        const item: unknown = x[i];
+        if (!Number.isInteger(item)) return invalid("delete", "type", "[" + i + "]", "must be an integer");
       }
       value["delete"] = x;
     }
   }
-  return { ok: true, value: value as unknown as UpdateUserGroupSubgroupsParams, unsupported: unsupportedParameters(raw, PARAMETERS_16) };
+  return { ok: true, value: value as unknown as UpdateUserGroupSubgroupsParams, unsupported: unsupportedParameters(raw, UPDATE_USER_GROUP_SUBGROUPS_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
 export function validateUpdateUserGroupSubgroupsResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateUserGroupSubgroups, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
+
+/**
+ * Every declared response of update-user-group-subgroups: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const UPDATE_USER_GROUP_SUBGROUPS_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkSuccessEnvelope },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of update-user-group-subgroups against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateUserGroupSubgroupsResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(UPDATE_USER_GROUP_SUBGROUPS_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of update-user-group-subgroups: per status, `[name, required, kinds, list, check]` per header. */
+const UPDATE_USER_GROUP_SUBGROUPS_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkUpdateUserGroupSubgroupsResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of update-user-group-subgroups against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateUserGroupSubgroupsResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(UPDATE_USER_GROUP_SUBGROUPS_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of update-user-group-subgroups as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const UpdateUserGroupSubgroupsRequestSchema: StandardSchemaV1<RawRequest, UpdateUserGroupSubgroupsParams> = /* @__PURE__ */ decoderSchema(decodeUpdateUserGroupSubgroups);
+
+/** The success body check of update-user-group-subgroups as a Standard Schema. */
+export const UpdateUserGroupSubgroupsResponseSchema: StandardSchemaV1<UpdateUserGroupSubgroupsResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of POST /api/v1/user_uploads (upload-file). */
 export function decodeUploadFile(raw: RawRequest): Decoded<UploadFileParams> {
@@ -7632,24 +7118,110 @@ export function decodeUploadFile(raw: RawRequest): Decoded<UploadFileParams> {
     if (typeof x === "number") return wrongFileCount("file", x);
     value["file"] = x;
   }
-  return { ok: true, value: value as unknown as UploadFileParams, unsupported: unsupportedParameters(raw, PARAMETERS_17) };
+  return { ok: true, value: value as unknown as UploadFileParams, unsupported: unsupportedParameters(raw, UPLOAD_FILE_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/user_uploads (upload-file). */
 export function validateUploadFileResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches10(body, options?.strict === true) ? [] : validateWith(responseUploadFile, body, options);
+  return matchesUploadFileResponse(body, options?.strict === true) ? [] : validateWith(checkUploadFileResponse, body, options);
 }
+
+/**
+ * Every declared response of upload-file: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const UPLOAD_FILE_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkUploadFileResponse },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "413": { "application/json": checkRequestTooLargeError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of upload-file against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateUploadFileResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(UPLOAD_FILE_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of upload-file: per status, `[name, required, kinds, list, check]` per header. */
+const UPLOAD_FILE_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkUploadFileResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "413": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of upload-file against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateUploadFileResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(UPLOAD_FILE_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of upload-file as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const UploadFileRequestSchema: StandardSchemaV1<RawRequest, UploadFileParams> = /* @__PURE__ */ decoderSchema(decodeUploadFile);
+
+/** The success body check of upload-file as a Standard Schema. */
+export const UploadFileResponseSchema: StandardSchemaV1<UploadFileResponse> = /* @__PURE__ */ checkSchema(checkUploadFileResponse, matchesUploadFileResponse);
 
 /** Decodes the parameters of GET /api/v1/users/me (get-own-user). */
 export function decodeGetOwnUser(raw: RawRequest): Decoded<GetOwnUserParams> {
   const value: Record<string, unknown> = {};
-  return { ok: true, value: value as unknown as GetOwnUserParams, unsupported: unsupportedParameters(raw, PARAMETERS_1) };
+  return { ok: true, value: value as unknown as GetOwnUserParams, unsupported: unsupportedParameters(raw, CREATE_VIDEO_CALL_PARAMETERS) };
 }
 
 /** Checks a success body of GET /api/v1/users/me (get-own-user). */
 export function validateGetOwnUserResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches11(body, options?.strict === true) ? [] : validateWith(responseGetOwnUser, body, options);
+  return matchesGetOwnUserResponse(body, options?.strict === true) ? [] : validateWith(checkGetOwnUserResponse, body, options);
 }
+
+/**
+ * Every declared response of get-own-user: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const GET_OWN_USER_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkGetOwnUserResponse },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of get-own-user against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateGetOwnUserResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(GET_OWN_USER_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of get-own-user: per status, `[name, required, kinds, list, check]` per header. */
+const GET_OWN_USER_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkGetOwnUserResponse200HeaderXFeatureLevel]],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of get-own-user against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateGetOwnUserResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(GET_OWN_USER_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of get-own-user as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const GetOwnUserRequestSchema: StandardSchemaV1<RawRequest, GetOwnUserParams> = /* @__PURE__ */ decoderSchema(decodeGetOwnUser);
+
+/** The success body check of get-own-user as a Standard Schema. */
+export const GetOwnUserResponseSchema: StandardSchemaV1<GetOwnUserResponse> = /* @__PURE__ */ checkSchema(checkGetOwnUserResponse, matchesGetOwnUserResponse);
 
 /** Decodes the parameters of POST /api/v1/users/me/presence (update-presence). */
 export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresenceParams> {
@@ -7660,9 +7232,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
     if (w === undefined) return missing("status");
     if (typeof w !== "string") return repeated("status");
     const x = w;
-    if (x !== "active" && x !== "idle") {
-      return invalid("status", "enum", "", "must be one of \"active\", \"idle\"");
-    }
+    if (x !== "active" && x !== "idle") return invalid("status", "enum", "", "must be one of \"active\", \"idle\"");
     value["status"] = x;
   }
   // last_update_id: body, plain
@@ -7721,13 +7291,56 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
       value["slim_presence"] = x;
     }
   }
-  return { ok: true, value: value as unknown as UpdatePresenceParams, unsupported: unsupportedParameters(raw, PARAMETERS_18) };
+  return { ok: true, value: value as unknown as UpdatePresenceParams, unsupported: unsupportedParameters(raw, UPDATE_PRESENCE_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/users/me/presence (update-presence). */
 export function validateUpdatePresenceResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches14(body, options?.strict === true) ? [] : validateWith(responseUpdatePresence, body, options);
+  return matchesUpdatePresenceResponse(body, options?.strict === true) ? [] : validateWith(checkUpdatePresenceResponse, body, options);
 }
+
+/**
+ * Every declared response of update-presence: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const UPDATE_PRESENCE_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkUpdatePresenceResponse },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of update-presence against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateUpdatePresenceResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(UPDATE_PRESENCE_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of update-presence: per status, `[name, required, kinds, list, check]` per header. */
+const UPDATE_PRESENCE_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkUpdatePresenceResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of update-presence against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateUpdatePresenceResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(UPDATE_PRESENCE_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of update-presence as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const UpdatePresenceRequestSchema: StandardSchemaV1<RawRequest, UpdatePresenceParams> = /* @__PURE__ */ decoderSchema(decodeUpdatePresence);
+
+/** The success body check of update-presence as a Standard Schema. */
+export const UpdatePresenceResponseSchema: StandardSchemaV1<UpdatePresenceResponse> = /* @__PURE__ */ checkSchema(checkUpdatePresenceResponse, matchesUpdatePresenceResponse);
 
 /** Decodes the parameters of POST /api/v1/users/me/status (update-status). */
 export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams> {
@@ -7738,9 +7351,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("status_text");
       const x = w;
-      if (x.length > 60 && codePointLength(x) > 60) {
-        return invalid("status_text", "maxLength", "", "must be at most 60 characters");
-      }
+      if (x.length > 60 && codePointLength(x) > 60) return invalid("status_text", "maxLength", "", "must be at most 60 characters");
       value["status_text"] = x;
     }
   }
@@ -7768,9 +7379,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
     if (w !== undefined) {
       if (typeof w !== "string") return repeated("reaction_type");
       const x = w;
-      if (x !== "unicode_emoji" && x !== "realm_emoji" && x !== "zulip_extra_emoji") {
-        return invalid("reaction_type", "enum", "", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"");
-      }
+      if (x !== "unicode_emoji" && x !== "realm_emoji" && x !== "zulip_extra_emoji") return invalid("reaction_type", "enum", "", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"");
       value["reaction_type"] = x;
     }
   }
@@ -7784,13 +7393,56 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
       value["away"] = x;
     }
   }
-  return { ok: true, value: value as unknown as UpdateStatusParams, unsupported: unsupportedParameters(raw, PARAMETERS_19) };
+  return { ok: true, value: value as unknown as UpdateStatusParams, unsupported: unsupportedParameters(raw, UPDATE_STATUS_PARAMETERS) };
 }
 
 /** Checks a success body of POST /api/v1/users/me/status (update-status). */
 export function validateUpdateStatusResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateStatus, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
+
+/**
+ * Every declared response of update-status: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const UPDATE_STATUS_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkSuccessEnvelope },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of update-status against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateStatusResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(UPDATE_STATUS_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of update-status: per status, `[name, required, kinds, list, check]` per header. */
+const UPDATE_STATUS_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkUpdateStatusResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of update-status against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateStatusResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(UPDATE_STATUS_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of update-status as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const UpdateStatusRequestSchema: StandardSchemaV1<RawRequest, UpdateStatusParams> = /* @__PURE__ */ decoderSchema(decodeUpdateStatus);
+
+/** The success body check of update-status as a Standard Schema. */
+export const UpdateStatusResponseSchema: StandardSchemaV1<UpdateStatusResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Decodes the parameters of PATCH /api/v1/users/{user_id} (update-user). */
 export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
@@ -7820,9 +7472,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
       if (typeof w !== "string") return repeated("role");
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("role", "type", "", x);
-      if (!ENUM_1.has(x)) {
-        return invalid("role", "enum", "", "must be one of 100, 200, 300, 400, 600");
-      }
+      if (!SEND_INVITES_INVITE_AS_VALUES.has(x)) return invalid("role", "enum", "", "must be one of 100, 200, 300, 400, 600");
       value["role"] = x;
     }
   }
@@ -7830,18 +7480,15 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
   {
     const w = raw.body["profile_data"] ?? raw.query["profile_data"];
     if (w !== undefined) {
-      const x = typeof w === "string" ? parseJson(w, readJson2) : repeatedElements(w, "json");
+      const x = typeof w === "string" ? parseJson(w, readJsonUpdateUserProfileData) : repeatedElements(w, "json");
       if (x === INVALID_JSON) return invalidJson("profile_data");
-      if (!Array.isArray(x)) {
-        return invalid("profile_data", "type", "", "must be a list");
-      } else {
-        for (let i1 = 0; i1 < x.length; i1++) {
-          const x1: unknown = x[i1];
-          if (!matchesProfileDataUpdate(x1, false)) {
-            const f1: Failure[] = [];
-            schemaProfileDataUpdate(x1, f1, false, false);
-            if (f1.length !== 0) return invalidFrom("profile_data", f1[0]!, "[" + i1 + "]");
-          }
+      if (!Array.isArray(x)) return invalid("profile_data", "type", "", "must be a list");
+      for (let i = 0; i < x.length; i++) {
+        const item: unknown = x[i];
+        if (!matchesProfileDataUpdate(item, false)) {
+          const item_failures: Failure[] = [];
+          checkProfileDataUpdate(item, item_failures, false, false);
+          if (item_failures.length !== 0) return invalidFrom("profile_data", item_failures[0]!, "[" + i + "]");
         }
       }
       value["profile_data"] = x;
@@ -7856,17 +7503,60 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
       value["new_email"] = x;
     }
   }
-  return { ok: true, value: value as unknown as UpdateUserParams, unsupported: unsupportedParameters(raw, PARAMETERS_20) };
+  return { ok: true, value: value as unknown as UpdateUserParams, unsupported: unsupportedParameters(raw, UPDATE_USER_PARAMETERS) };
 }
 
 /** Checks a success body of PATCH /api/v1/users/{user_id} (update-user). */
 export function validateUpdateUserResponse(body: unknown, options?: ValidateOptions): Issue[] {
-  return matches2(body, options?.strict === true) ? [] : validateWith(responseUpdateUser, body, options);
+  return matchesSuccessEnvelope(body, options?.strict === true) ? [] : validateWith(checkSuccessEnvelope, body, options);
 }
+
+/**
+ * Every declared response of update-user: status key, then media type, then its
+ * check (`null`: a body that is not JSON, nothing to check).
+ */
+const UPDATE_USER_RESPONSES: ResponseTable = {
+  "200": { "application/json": checkSuccessEnvelope },
+  "400": { "application/json": checkBadRequestError },
+  "401": { "application/json": checkUnauthorizedError },
+  "405": { "application/json": checkMethodNotAllowedError },
+  "500": { "application/json": checkInternalError },
+};
+
+/**
+ * Checks a response body of update-user against the response `status` selects
+ * and its `mediaType`; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateUserResponses(status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponse(UPDATE_USER_RESPONSES, status, mediaType, body, options);
+}
+
+/** Declared response headers of update-user: per status, `[name, required, kinds, list, check]` per header. */
+const UPDATE_USER_RESPONSE_HEADERS: HeaderTable = {
+  "200": [["x-feature-level", true, SCALAR_INTEGER, false, checkUpdateUserResponse200HeaderXFeatureLevel]],
+  "400": [],
+  "401": [],
+  "405": [],
+  "500": [],
+};
+
+/**
+ * Checks the headers of a response of update-user against those declared for the
+ * response `status` selects; `undefined` when no response is declared for the status.
+ */
+export function validateUpdateUserResponseHeaders(status: number, headers: HeadersLike, options?: ValidateOptions): Issue[] | undefined {
+  return checkResponseHeaders(UPDATE_USER_RESPONSE_HEADERS, status, headers, options);
+}
+
+/** The request decoder of update-user as a Standard Schema: a `RawRequest` in, its parameters out. */
+export const UpdateUserRequestSchema: StandardSchemaV1<RawRequest, UpdateUserParams> = /* @__PURE__ */ decoderSchema(decodeUpdateUser);
+
+/** The success body check of update-user as a Standard Schema. */
+export const UpdateUserResponseSchema: StandardSchemaV1<UpdateUserResponse> = /* @__PURE__ */ checkSchema(checkSuccessEnvelope, matchesSuccessEnvelope);
 
 /** Checks any error body the spec knows, by its `code`. */
 export function validateErrorBody(body: unknown, options?: ValidateOptions): Issue[] {
-  return validateWith(errorBody, body, options);
+  return validateWith(checkErrorBody, body, options);
 }
 
 export type OperationName =
@@ -7945,166 +7635,31 @@ export const responseValidators: {
   updateUser: validateUpdateUserResponse,
 };
 
-/**
- * Every declared response of each operation: status key (`200`, `2XX`,
- * `default`, `404`, ...), then media type, then its check (`null`: a body
- * that is not JSON, nothing to check). A response without a body lists no
- * media types.
- */
-const responseTables: { readonly [K in OperationName]: ResponseTable } = {
-  createVideoCall: {
-    "200": { "application/json": responseCreateVideoCall },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  updateChannelFolder: {
-    "200": { "application/json": responseUpdateChannelFolder },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  fetchApiKey: {
-    "200": { "application/json": responseFetchApiKey },
-    "400": { "application/json": schemaBadRequestError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "429": { "application/json": schemaRateLimitError },
-    "500": { "application/json": schemaInternalError },
-  },
-  sendInvites: {
-    "200": { "application/json": responseSendInvites },
-    "400": { "application/json": responseSendInvites_400 },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  markTopicAsRead: {
-    "200": { "application/json": responseMarkTopicAsRead },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  updateMessageFlagsForNarrow: {
-    "200": { "application/json": responseUpdateMessageFlagsForNarrow },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  getMessage: {
-    "200": { "application/json": responseGetMessage },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  getMessageHistory: {
-    "200": { "application/json": responseGetMessageHistory },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  removeReaction: {
-    "200": { "application/json": responseRemoveReaction },
-    "400": { "application/json": responseRemoveReaction_400 },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  reportMessage: {
-    "200": { "application/json": responseReportMessage },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  updateRealmDomain: {
-    "200": { "application/json": responseUpdateRealmDomain },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  getLinkifiers: {
-    "200": { "application/json": responseGetLinkifiers },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  addCodePlayground: {
-    "200": { "application/json": responseAddCodePlayground },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  createMessageReminder: {
-    "200": { "application/json": responseCreateMessageReminder },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  updateScheduledMessage: {
-    "200": { "application/json": responseUpdateScheduledMessage },
-    "400": { "application/json": responseUpdateScheduledMessage_400 },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  updateStream: {
-    "200": { "application/json": responseUpdateStream },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  updateUserGroupSubgroups: {
-    "200": { "application/json": responseUpdateUserGroupSubgroups },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  uploadFile: {
-    "200": { "application/json": responseUploadFile },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "413": { "application/json": schemaRequestTooLargeError },
-    "500": { "application/json": schemaInternalError },
-  },
-  getOwnUser: {
-    "200": { "application/json": responseGetOwnUser },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  updatePresence: {
-    "200": { "application/json": responseUpdatePresence },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  updateStatus: {
-    "200": { "application/json": responseUpdateStatus },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
-  updateUser: {
-    "200": { "application/json": responseUpdateUser },
-    "400": { "application/json": schemaBadRequestError },
-    "401": { "application/json": schemaUnauthorizedError },
-    "405": { "application/json": schemaMethodNotAllowedError },
-    "500": { "application/json": schemaInternalError },
-  },
+const responseChecks: {
+  readonly [K in OperationName]: (status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions) => Issue[] | undefined;
+} = {
+  createVideoCall: validateCreateVideoCallResponses,
+  updateChannelFolder: validateUpdateChannelFolderResponses,
+  fetchApiKey: validateFetchApiKeyResponses,
+  sendInvites: validateSendInvitesResponses,
+  markTopicAsRead: validateMarkTopicAsReadResponses,
+  updateMessageFlagsForNarrow: validateUpdateMessageFlagsForNarrowResponses,
+  getMessage: validateGetMessageResponses,
+  getMessageHistory: validateGetMessageHistoryResponses,
+  removeReaction: validateRemoveReactionResponses,
+  reportMessage: validateReportMessageResponses,
+  updateRealmDomain: validateUpdateRealmDomainResponses,
+  getLinkifiers: validateGetLinkifiersResponses,
+  addCodePlayground: validateAddCodePlaygroundResponses,
+  createMessageReminder: validateCreateMessageReminderResponses,
+  updateScheduledMessage: validateUpdateScheduledMessageResponses,
+  updateStream: validateUpdateStreamResponses,
+  updateUserGroupSubgroups: validateUpdateUserGroupSubgroupsResponses,
+  uploadFile: validateUploadFileResponses,
+  getOwnUser: validateGetOwnUserResponses,
+  updatePresence: validateUpdatePresenceResponses,
+  updateStatus: validateUpdateStatusResponses,
+  updateUser: validateUpdateUserResponses,
 };
 
 /**
@@ -8122,168 +7677,35 @@ export function validateResponse(
   body: unknown,
   options?: ValidateOptions,
 ): Issue[] | undefined {
-  return checkResponse(responseTables[operation], status, mediaType, body, options);
+  const checks: Readonly<Record<string, (status: number, mediaType: string | undefined, body: unknown, options?: ValidateOptions) => Issue[] | undefined>> = responseChecks;
+  return checks[operation]!(status, mediaType, body, options);
 }
 
-/**
- * Declared response headers of the operations that declare any: status key,
- * then per header its lower-case name, whether it is required, the scalar
- * kinds its text reads as, whether it is a comma list, and its check.
- */
-const responseHeaderTables: { readonly [K in OperationName]?: HeaderTable } = {
-  createVideoCall: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerCreateVideoCall200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  updateChannelFolder: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateChannelFolder200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  fetchApiKey: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerFetchApiKey200_1]],
-    "400": [],
-    "405": [],
-    "429": [],
-    "500": [],
-  },
-  sendInvites: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerSendInvites200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  markTopicAsRead: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerMarkTopicAsRead200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  updateMessageFlagsForNarrow: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateMessageFlagsForNarrow200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  getMessage: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerGetMessage200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  getMessageHistory: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerGetMessageHistory200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  removeReaction: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerRemoveReaction200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  reportMessage: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerReportMessage200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  updateRealmDomain: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateRealmDomain200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  getLinkifiers: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerGetLinkifiers200_1]],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  addCodePlayground: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerAddCodePlayground200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  createMessageReminder: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerCreateMessageReminder200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  updateScheduledMessage: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateScheduledMessage200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  updateStream: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateStream200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  updateUserGroupSubgroups: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateUserGroupSubgroups200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  uploadFile: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUploadFile200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "413": [],
-    "500": [],
-  },
-  getOwnUser: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerGetOwnUser200_1]],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  updatePresence: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdatePresence200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  updateStatus: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateStatus200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
-  updateUser: {
-    "200": [["x-feature-level", true, SCALAR_INTEGER, false, headerUpdateUser200_1]],
-    "400": [],
-    "401": [],
-    "405": [],
-    "500": [],
-  },
+const responseHeaderChecks: {
+  readonly [K in OperationName]: (status: number, headers: HeadersLike, options?: ValidateOptions) => Issue[] | undefined;
+} = {
+  createVideoCall: validateCreateVideoCallResponseHeaders,
+  updateChannelFolder: validateUpdateChannelFolderResponseHeaders,
+  fetchApiKey: validateFetchApiKeyResponseHeaders,
+  sendInvites: validateSendInvitesResponseHeaders,
+  markTopicAsRead: validateMarkTopicAsReadResponseHeaders,
+  updateMessageFlagsForNarrow: validateUpdateMessageFlagsForNarrowResponseHeaders,
+  getMessage: validateGetMessageResponseHeaders,
+  getMessageHistory: validateGetMessageHistoryResponseHeaders,
+  removeReaction: validateRemoveReactionResponseHeaders,
+  reportMessage: validateReportMessageResponseHeaders,
+  updateRealmDomain: validateUpdateRealmDomainResponseHeaders,
+  getLinkifiers: validateGetLinkifiersResponseHeaders,
+  addCodePlayground: validateAddCodePlaygroundResponseHeaders,
+  createMessageReminder: validateCreateMessageReminderResponseHeaders,
+  updateScheduledMessage: validateUpdateScheduledMessageResponseHeaders,
+  updateStream: validateUpdateStreamResponseHeaders,
+  updateUserGroupSubgroups: validateUpdateUserGroupSubgroupsResponseHeaders,
+  uploadFile: validateUploadFileResponseHeaders,
+  getOwnUser: validateGetOwnUserResponseHeaders,
+  updatePresence: validateUpdatePresenceResponseHeaders,
+  updateStatus: validateUpdateStatusResponseHeaders,
+  updateUser: validateUpdateUserResponseHeaders,
 };
 
 /**
@@ -8299,15 +7721,37 @@ export function validateResponseHeaders(
   headers: HeadersLike,
   options?: ValidateOptions,
 ): Issue[] | undefined {
-  const table = responseHeaderTables[operation];
-  if (table === undefined) return selectResponse(responseTables[operation], status) === undefined ? undefined : [];
-  return checkResponseHeaders(table, status, headers, options);
+  const checks: Readonly<Record<string, (status: number, headers: HeadersLike, options?: ValidateOptions) => Issue[] | undefined>> = responseHeaderChecks;
+  return checks[operation]!(status, headers, options);
 }
 
 /** The same checks as `(body, options) => Issue[]`, by operation, status key and media type. */
 export const responseBodyValidators: {
   readonly [K in OperationName]: Readonly<Record<string, Readonly<Record<string, ResponseCheck>>>>;
-} = responseValidatorTables(responseTables);
+} = /* @__PURE__ */ responseValidatorTables({
+  createVideoCall: CREATE_VIDEO_CALL_RESPONSES,
+  updateChannelFolder: UPDATE_CHANNEL_FOLDER_RESPONSES,
+  fetchApiKey: FETCH_API_KEY_RESPONSES,
+  sendInvites: SEND_INVITES_RESPONSES,
+  markTopicAsRead: MARK_TOPIC_AS_READ_RESPONSES,
+  updateMessageFlagsForNarrow: UPDATE_MESSAGE_FLAGS_FOR_NARROW_RESPONSES,
+  getMessage: GET_MESSAGE_RESPONSES,
+  getMessageHistory: GET_MESSAGE_HISTORY_RESPONSES,
+  removeReaction: REMOVE_REACTION_RESPONSES,
+  reportMessage: REPORT_MESSAGE_RESPONSES,
+  updateRealmDomain: UPDATE_REALM_DOMAIN_RESPONSES,
+  getLinkifiers: GET_LINKIFIERS_RESPONSES,
+  addCodePlayground: ADD_CODE_PLAYGROUND_RESPONSES,
+  createMessageReminder: CREATE_MESSAGE_REMINDER_RESPONSES,
+  updateScheduledMessage: UPDATE_SCHEDULED_MESSAGE_RESPONSES,
+  updateStream: UPDATE_STREAM_RESPONSES,
+  updateUserGroupSubgroups: UPDATE_USER_GROUP_SUBGROUPS_RESPONSES,
+  uploadFile: UPLOAD_FILE_RESPONSES,
+  getOwnUser: GET_OWN_USER_RESPONSES,
+  updatePresence: UPDATE_PRESENCE_RESPONSES,
+  updateStatus: UPDATE_STATUS_RESPONSES,
+  updateUser: UPDATE_USER_RESPONSES,
+});
 
 export type SchemaName =
   | "BadRequestError"
@@ -8356,45 +7800,45 @@ export type SchemaName =
 export const schemaValidators: {
   readonly [K in SchemaName]: (value: unknown, options?: ValidateOptions) => Issue[];
 } = {
-  "BadRequestError": (value, options) => validateWith(schemaBadRequestError, value, options),
-  "DisplayRecipientUser": (value, options) => validateWith(schemaDisplayRecipientUser, value, options),
-  "EditHistoryEntry": (value, options) => validateWith(schemaEditHistoryEntry, value, options),
-  "ErrorEnvelope": (value, options) => validateWith(schemaErrorEnvelope, value, options),
-  "GroupSettingMembers": (value, options) => validateWith(schemaGroupSettingMembers, value, options),
-  "GroupSettingTarget": (value, options) => validateWith(schemaGroupSettingTarget, value, options),
-  "GroupSettingValue": (value, options) => validateWith(schemaGroupSettingValue, value, options),
-  "InternalError": (value, options) => validateWith(schemaInternalError, value, options),
-  "InvitationFailedError": (value, options) => validateWith(schemaInvitationFailedError, value, options),
-  "Linkifier": (value, options) => validateWith(schemaLinkifier, value, options),
-  "Message": (value, options) => validateWith(schemaMessage, value, options),
-  "MessageFlagOp": (value, options) => validateWith(schemaMessageFlagOp, value, options),
-  "MessageHistorySnapshot": (value, options) => validateWith(schemaMessageHistorySnapshot, value, options),
-  "MethodNotAllowedError": (value, options) => validateWith(schemaMethodNotAllowedError, value, options),
-  "NarrowOperand": (value, options) => validateWith(schemaNarrowOperand, value, options),
-  "NarrowOperator": (value, options) => validateWith(schemaNarrowOperator, value, options),
-  "NarrowTerm": (value, options) => validateWith(schemaNarrowTerm, value, options),
-  "NarrowTermObject": (value, options) => validateWith(schemaNarrowTermObject, value, options),
-  "NotFoundError": (value, options) => validateWith(schemaNotFoundError, value, options),
-  "OwnUser": (value, options) => validateWith(schemaOwnUser, value, options),
-  "PresenceLegacy": (value, options) => validateWith(schemaPresenceLegacy, value, options),
-  "PresenceLegacyAggregated": (value, options) => validateWith(schemaPresenceLegacyAggregated, value, options),
-  "PresenceLegacyClient": (value, options) => validateWith(schemaPresenceLegacyClient, value, options),
-  "PresenceModern": (value, options) => validateWith(schemaPresenceModern, value, options),
-  "ProfileDataUpdate": (value, options) => validateWith(schemaProfileDataUpdate, value, options),
-  "ProfileDataValue": (value, options) => validateWith(schemaProfileDataValue, value, options),
-  "RateLimitError": (value, options) => validateWith(schemaRateLimitError, value, options),
-  "Reaction": (value, options) => validateWith(schemaReaction, value, options),
-  "ReactionDoesNotExistError": (value, options) => validateWith(schemaReactionDoesNotExistError, value, options),
-  "ReactionType": (value, options) => validateWith(schemaReactionType, value, options),
-  "ReportType": (value, options) => validateWith(schemaReportType, value, options),
-  "RequestTooLargeError": (value, options) => validateWith(schemaRequestTooLargeError, value, options),
-  "Role": (value, options) => validateWith(schemaRole, value, options),
-  "ScheduledMessageType": (value, options) => validateWith(schemaScheduledMessageType, value, options),
-  "StreamDoesNotExistError": (value, options) => validateWith(schemaStreamDoesNotExistError, value, options),
-  "Submessage": (value, options) => validateWith(schemaSubmessage, value, options),
-  "SuccessEnvelope": (value, options) => validateWith(schemaSuccessEnvelope, value, options),
-  "TopicLink": (value, options) => validateWith(schemaTopicLink, value, options),
-  "TopicsPolicy": (value, options) => validateWith(schemaTopicsPolicy, value, options),
-  "UnauthorizedError": (value, options) => validateWith(schemaUnauthorizedError, value, options),
-  "UploadResult": (value, options) => validateWith(schemaUploadResult, value, options),
+  "BadRequestError": (value, options) => validateWith(checkBadRequestError, value, options),
+  "DisplayRecipientUser": (value, options) => validateWith(checkDisplayRecipientUser, value, options),
+  "EditHistoryEntry": (value, options) => validateWith(checkEditHistoryEntry, value, options),
+  "ErrorEnvelope": (value, options) => validateWith(checkErrorEnvelope, value, options),
+  "GroupSettingMembers": (value, options) => validateWith(checkGroupSettingMembers, value, options),
+  "GroupSettingTarget": (value, options) => validateWith(checkGroupSettingTarget, value, options),
+  "GroupSettingValue": (value, options) => validateWith(checkGroupSettingValue, value, options),
+  "InternalError": (value, options) => validateWith(checkInternalError, value, options),
+  "InvitationFailedError": (value, options) => validateWith(checkInvitationFailedError, value, options),
+  "Linkifier": (value, options) => validateWith(checkLinkifier, value, options),
+  "Message": (value, options) => validateWith(checkMessage, value, options),
+  "MessageFlagOp": (value, options) => validateWith(checkMessageFlagOp, value, options),
+  "MessageHistorySnapshot": (value, options) => validateWith(checkMessageHistorySnapshot, value, options),
+  "MethodNotAllowedError": (value, options) => validateWith(checkMethodNotAllowedError, value, options),
+  "NarrowOperand": (value, options) => validateWith(checkNarrowOperand, value, options),
+  "NarrowOperator": (value, options) => validateWith(checkNarrowOperator, value, options),
+  "NarrowTerm": (value, options) => validateWith(checkNarrowTerm, value, options),
+  "NarrowTermObject": (value, options) => validateWith(checkNarrowTermObject, value, options),
+  "NotFoundError": (value, options) => validateWith(checkNotFoundError, value, options),
+  "OwnUser": (value, options) => validateWith(checkOwnUser, value, options),
+  "PresenceLegacy": (value, options) => validateWith(checkPresenceLegacy, value, options),
+  "PresenceLegacyAggregated": (value, options) => validateWith(checkPresenceLegacyAggregated, value, options),
+  "PresenceLegacyClient": (value, options) => validateWith(checkPresenceLegacyClient, value, options),
+  "PresenceModern": (value, options) => validateWith(checkPresenceModern, value, options),
+  "ProfileDataUpdate": (value, options) => validateWith(checkProfileDataUpdate, value, options),
+  "ProfileDataValue": (value, options) => validateWith(checkProfileDataValue, value, options),
+  "RateLimitError": (value, options) => validateWith(checkRateLimitError, value, options),
+  "Reaction": (value, options) => validateWith(checkReaction, value, options),
+  "ReactionDoesNotExistError": (value, options) => validateWith(checkReactionDoesNotExistError, value, options),
+  "ReactionType": (value, options) => validateWith(checkReactionType, value, options),
+  "ReportType": (value, options) => validateWith(checkReportType, value, options),
+  "RequestTooLargeError": (value, options) => validateWith(checkRequestTooLargeError, value, options),
+  "Role": (value, options) => validateWith(checkRole, value, options),
+  "ScheduledMessageType": (value, options) => validateWith(checkScheduledMessageType, value, options),
+  "StreamDoesNotExistError": (value, options) => validateWith(checkStreamDoesNotExistError, value, options),
+  "Submessage": (value, options) => validateWith(checkSubmessage, value, options),
+  "SuccessEnvelope": (value, options) => validateWith(checkSuccessEnvelope, value, options),
+  "TopicLink": (value, options) => validateWith(checkTopicLink, value, options),
+  "TopicsPolicy": (value, options) => validateWith(checkTopicsPolicy, value, options),
+  "UnauthorizedError": (value, options) => validateWith(checkUnauthorizedError, value, options),
+  "UploadResult": (value, options) => validateWith(checkUploadResult, value, options),
 };

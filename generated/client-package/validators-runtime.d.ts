@@ -71,15 +71,49 @@ export declare function codePointLength(text: string): number;
 export declare function keySegment(key: string): string;
 /** Makes the failures a nested check recorded (from index `from`) relative to the caller's value. */
 export declare function prefixFailures(out: Failure[], from: number, prefix: string): void;
-/**
- * Failures of checks whose outcome is only a verdict (union variants tried
- * in order, whole bodies before their issues are reported). Checks run
- * synchronously, so one array used as a stack serves every nesting level:
- * each user truncates it back to the length it found.
- */
-export declare const scratch: Failure[];
 /** Runs a check function on a whole body and reports issues with `$`-rooted paths. */
 export declare function validateWith(check: CheckFunction, body: unknown, options: ValidateOptions | undefined): Issue[];
+/**
+ * Standard Schema v1 (standardschema.dev, the `@standard-schema/spec`
+ * interface), declared here so that the generated module has no dependency:
+ * libraries that accept any Standard Schema (form and router libraries,
+ * tRPC) take the generated `<Name>Schema` objects as they are.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+    readonly '~standard': StandardSchemaV1Props<Input, Output>;
+}
+export interface StandardSchemaV1Props<Input = unknown, Output = Input> {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardSchemaV1Result<Output> | Promise<StandardSchemaV1Result<Output>>;
+    readonly types?: {
+        readonly input: Input;
+        readonly output: Output;
+    } | undefined;
+}
+export type StandardSchemaV1Result<Output> = {
+    readonly value: Output;
+    readonly issues?: undefined;
+} | {
+    readonly issues: readonly StandardSchemaV1Issue[];
+};
+export interface StandardSchemaV1Issue {
+    readonly message: string;
+    readonly path?: readonly (PropertyKey | {
+        readonly key: PropertyKey;
+    })[] | undefined;
+}
+/** The vendor named by every generated Standard Schema. */
+export declare const STANDARD_VENDOR = "teamchat";
+/** The keys of a failure path as the checks write it (`.a[0]["b c"]` -> `a`, `0`, `b c`). */
+export declare function pathKeys(path: string): PropertyKey[];
+/**
+ * A check function and its predicate as a Standard Schema: a valid value is
+ * returned as it is, an invalid one gives every failure with its path.
+ */
+export declare function checkSchema<T>(check: CheckFunction, test: (v: unknown, strict: boolean) => boolean): StandardSchemaV1<T>;
+/** A request decoder as a Standard Schema: the raw request in, its typed parameters out, or the first bad parameter's error. */
+export declare function decoderSchema<P>(decode: (raw: RawRequest) => Decoded<P>): StandardSchemaV1<RawRequest, P>;
 /** A field of a request part, ignoring what every object inherits (`constructor`, `toString`, ...). */
 export declare function ownField<T>(source: Record<string, T>, name: string): T | undefined;
 export declare const INVALID_JSON: unique symbol;

@@ -32,22 +32,77 @@ export function prefixFailures(out, from, prefix) {
         failure.path = prefix + failure.path;
     }
 }
-/**
- * Failures of checks whose outcome is only a verdict (union variants tried
- * in order, whole bodies before their issues are reported). Checks run
- * synchronously, so one array used as a stack serves every nesting level:
- * each user truncates it back to the length it found.
- */
-export const scratch = [];
 /** Runs a check function on a whole body and reports issues with `$`-rooted paths. */
 export function validateWith(check, body, options) {
-    const mark = scratch.length;
-    check(body, scratch, options?.allErrors === true, options?.strict === true);
-    if (scratch.length === mark)
-        return [];
-    const issues = scratch.slice(mark).map((failure) => ({ path: '$' + failure.path, message: failure.message }));
-    scratch.length = mark;
-    return issues;
+    const out = [];
+    check(body, out, options?.allErrors === true, options?.strict === true);
+    return out.length === 0 ? [] : out.map((failure) => ({ path: '$' + failure.path, message: failure.message }));
+}
+/** The vendor named by every generated Standard Schema. */
+export const STANDARD_VENDOR = 'teamchat';
+/** The keys of a failure path as the checks write it (`.a[0]["b c"]` -> `a`, `0`, `b c`). */
+export function pathKeys(path) {
+    const keys = [];
+    let i = 0;
+    while (i < path.length) {
+        if (path.charCodeAt(i) === 46) {
+            // `.name`: up to the next `.` or `[`.
+            let end = i + 1;
+            while (end < path.length && path.charCodeAt(end) !== 46 && path.charCodeAt(end) !== 91)
+                end++;
+            keys.push(path.slice(i + 1, end));
+            i = end;
+        }
+        else if (path.charCodeAt(i + 1) === 34) {
+            // `["text"]`: a JSON string, then `]`.
+            let end = i + 2;
+            while (end < path.length && path.charCodeAt(end) !== 34)
+                end += path.charCodeAt(end) === 92 ? 2 : 1;
+            keys.push(JSON.parse(path.slice(i + 1, end + 1)));
+            i = end + 2;
+        }
+        else {
+            // `[index]`.
+            const end = path.indexOf(']', i);
+            keys.push(Number(path.slice(i + 1, end)));
+            i = end + 1;
+        }
+    }
+    return keys;
+}
+/**
+ * A check function and its predicate as a Standard Schema: a valid value is
+ * returned as it is, an invalid one gives every failure with its path.
+ */
+export function checkSchema(check, test) {
+    return {
+        '~standard': {
+            version: 1,
+            vendor: STANDARD_VENDOR,
+            validate(value) {
+                if (test(value, false))
+                    return { value: value };
+                const out = [];
+                check(value, out, true, false);
+                return { issues: out.map((failure) => ({ message: failure.message, path: pathKeys(failure.path) })) };
+            },
+        },
+    };
+}
+/** A request decoder as a Standard Schema: the raw request in, its typed parameters out, or the first bad parameter's error. */
+export function decoderSchema(decode) {
+    return {
+        '~standard': {
+            version: 1,
+            vendor: STANDARD_VENDOR,
+            validate(value) {
+                if (typeof value !== 'object' || value === null)
+                    return { issues: [{ message: 'must be a request: { path, query, body }' }] };
+                const decoded = decode(value);
+                return decoded.ok ? { value: decoded.value } : { issues: [{ message: decoded.error.msg, path: [decoded.error.parameter] }] };
+            },
+        },
+    };
 }
 /** A field of a request part, ignoring what every object inherits (`constructor`, `toString`, ...). */
 export function ownField(source, name) {
@@ -96,7 +151,7 @@ export class JsonCursor {
 }
 /** What a reader returns for text it leaves to JSON.parse. */
 export const JSON_MISS = Symbol('left to JSON.parse');
-const jsonCursor = new JsonCursor();
+const jsonCursor = /* @__PURE__ */ new JsonCursor();
 function readWholeJson(text, reader) {
     jsonCursor.s = text;
     jsonCursor.at = 0;

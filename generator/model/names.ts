@@ -206,3 +206,13 @@ export function propertyKey(name: string): string {
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** A local variable name: the words joined by `_` in lower case (`profileData` -> `profile_data`). */
+export function snakeName(raw: string): string {
+  return safeIdentifier(words(raw).join('_'), (id) => RESERVED.has(id));
+}
+
+/** A module-level constant name: the words joined by `_` in upper case (`OwnUser` + `KEYS` -> `OWN_USER_KEYS`). */
+export function constantName(raw: string): string {
+  return safeIdentifier(words(raw).join('_').toUpperCase(), () => false);
+}

@@ -173,9 +173,8 @@ describe('unions', () => {
   it('a discriminated union dispatches on its property instead of trying each variant', () => {
     const { model } = family('unions');
     const source = renderValidators(model, TEMPLATES_DIR, 'x').validators;
-    const body = source.slice(source.indexOf('function schemaPetImplicit('), source.indexOf('\n}\n', source.indexOf('function schemaPetImplicit(')));
+    const body = source.slice(source.indexOf('function checkPetImplicit('), source.indexOf('\n}\n', source.indexOf('function checkPetImplicit(')));
     expect(body).toContain('switch (');
-    expect(body).not.toContain('scratch');
     expect(ours('unions', 'PetImplicit')({ kind: 'dog', good: 'yes' })).toEqual([{ path: '$.good', message: 'must be a boolean' }]);
     expect(ours('unions', 'PetImplicit')({ kind: 'cow' })).toEqual([{ path: '$.kind', message: 'must be one of "cat", "dog", "fish"' }]);
   });
@@ -189,7 +188,7 @@ describe('unions', () => {
 describe('large documents', () => {
   it('a large object written inline several times is checked by one shared function', () => {
     const source = renderValidators(family('repeated').model, TEMPLATES_DIR, 'x').validators;
-    expect(source.match(/^function shared\d+\(/gm)).toHaveLength(1);
+    expect(source.match(/^\/\*\* A shape the document writes inline in several places\. \*\/\nfunction check\w+\(/gm)).toHaveLength(1);
     // Once in the shared check function, once in its predicate.
     expect(source.match(/\["county"\]/g)).toHaveLength(2);
     expect(ours('repeated', 'Shipping')({ to: { street: 'a', city: 'b' } })).toEqual([]);

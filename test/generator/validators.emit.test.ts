@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiModel, Schema } from '../../generator/model/types.js';
-import { withoutDeadCode } from '../../generator/targets/validators/code.js';
+import { EXIT, block, ifBlock, print, ret, type Stmt } from '../../generator/targets/validators/builder.js';
 import { renderValidators, target } from '../../generator/targets/validators/index.js';
 import { fixtureModel, nullable, obj, operation, param, ref, str, int, arr, names } from '../fixtures/validators/model.js';
 import { loadGenerated, TEMPLATES_DIR, writeGenerated, removeWritten } from '../fixtures/validators/load.js';
@@ -103,10 +103,10 @@ describe('validators target output', () => {
   it('emits one function per named schema in use, and imports nothing but its types and runtime', () => {
     const { validators } = render(fixtureModel());
     for (const name of ['Message', 'Reaction', 'EditHistoryEntry', 'GroupSettingUpdate', 'PresenceMap']) {
-      expect(validators.match(new RegExp(`^function schema${name}\\(`, 'gm')), name).toHaveLength(1);
+      expect(validators.match(new RegExp(`^function check${name}\\(`, 'gm')), name).toHaveLength(1);
     }
     // Named scalars (enums) have a function for `schemaValidators`, but are inlined where they are used.
-    for (const name of ['Role', 'ReactionType']) expect(validators.match(new RegExp(`schema${name}\\(`, 'g')), name).toHaveLength(1);
+    for (const name of ['Role', 'ReactionType']) expect(validators.match(new RegExp(`check${name}\\(`, 'g')), name).toHaveLength(1);
     const imports = [...validators.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
     expect(new Set(imports)).toEqual(new Set(['./types.js', './validators-runtime.js']));
     // Hoisted: no RegExp or Set is built inside a function.
@@ -131,7 +131,7 @@ describe('validators target output', () => {
       operations: [...base.operations, operation('get-wide', 'get', '/wide', [], obj({ result: str(), msg: str(), wide: ref('Wide') }, ['result', 'msg']))],
     };
     const source = render(model).validators;
-    expect(source.match(/^const chunk\d+ = /gm)?.length).toBeGreaterThanOrEqual(4);
+    expect(source.match(/^const checkWidePart\d+ = /gm)?.length).toBeGreaterThanOrEqual(4);
     expect(typeCheck(writeGenerated(model))).toEqual([]);
     const check = (await loadGenerated(model)).responseValidators.getWide!;
     const valid = { result: 'success', msg: '', wide: { p899: 'x', p1: 'abc', p898: 'b' } };
@@ -208,54 +208,40 @@ describe('validators target output', () => {
   });
 });
 
-describe('withoutDeadCode', () => {
-  it('drops what follows a statement that always returns, and keeps what may run', () => {
-    const lines = [
+describe('code builder', () => {
+  it('drops what follows a statement that always leaves, and keeps what may run', () => {
+    const stmts: Stmt[] = [
       'const a = 1;',
-      'if (a) {',
-      '  return false;',
-      '} else if (b) {',
-      '  return false;',
-      '}',
+      ...ifBlock('a', [ret('false')], ifBlock('b', [ret('false')])),
       'const kept = 2;',
-      'if (c) {',
-      '  if (d) {',
-      '    return false;',
-      '  } else {',
-      '    return false;',
-      '  }',
-      '  const gone = 3;',
-      '',
-      '} else {',
-      '  {',
-      '    return invalid();',
-      '  }',
-      '  const gone2 = 4;',
-      '}',
+      ...ifBlock('c', [...ifBlock('d', [ret('false')], [ret('false')]), 'const gone = 3;'], [block('', [ret('invalid()'), 'const gone1 = 1;']), 'const gone2 = 4;']),
       'const gone3 = 5;',
-      'return true;',
+      ret('true'),
     ];
-    expect(withoutDeadCode(lines)).toEqual([
+    // A branch that always leaves needs no `else`: what the `else` held follows it.
+    expect(print(stmts)).toEqual([
       'const a = 1;',
-      'if (a) {',
-      '  return false;',
-      '} else if (b) {',
-      '  return false;',
-      '}',
+      'if (a) return false;',
+      'if (b) return false;',
       'const kept = 2;',
       'if (c) {',
-      '  if (d) {',
-      '    return false;',
-      '  } else {',
-      '    return false;',
-      '  }',
-      '} else {',
-      '  {',
-      '    return invalid();',
-      '  }',
+      '  if (d) return false;',
+      '  return false;',
+      '}',
+      '{',
+      '  return invalid();',
       '}',
     ]);
-    const loop = ['for (const k in o) {', '  return false;', '}', 'switch (d) {', '  case "x": {', '    return false;', '  }', '}', 'return true;'];
-    expect(withoutDeadCode(loop)).toEqual(loop);
+    const collect: Stmt[] = [...ifBlock('a', ['out.push(a);', ...ifBlock('!all', [EXIT])], ['more();']), 'after();'];
+    expect(print(collect)).toEqual(['if (a) {', '  out.push(a);', '  if (!all) return;', '} else {', '  more();', '}', 'after();']);
+    const loop: Stmt[] = [block('for (const k in o)', [ret('false')], 'loop'), block('switch (d)', [block('case "x":', [ret('false')], 'switch')], 'switch'), ret('true')];
+    expect(print(loop)).toEqual(['for (const k in o) {', '  return false;', '}', 'switch (d) {', '  case "x": {', '    return false;', '  }', '}', 'return true;']);
+  });
+
+  it('prints where a check stops as the enclosing function says', () => {
+    const stmts: Stmt[] = ['out.push(failure);', ...ifBlock('!all', [EXIT]), 'more();'];
+    expect(print(stmts)).toEqual(['out.push(failure);', 'if (!all) return;', 'more();']);
+    expect(print(stmts, 'return true;')).toEqual(['out.push(failure);', 'if (!all) return true;', 'more();']);
+    expect(print([...ifBlock('x', [EXIT], ['y();']), 'z();'], 'return true;', 1)).toEqual(['  if (x) return true;', '  y();', '  z();']);
   });
 });

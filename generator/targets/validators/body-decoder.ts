@@ -4,11 +4,11 @@
  * fields (one file, or a list of files). `decoders.ts` calls these.
  */
 import type { BodyContent, Operation, Parameter } from '../../model/types.js';
-import { commentText, indent, listLiteral, literal } from './code.js';
+import { block, ret, type Stmt } from './builder.js';
+import { commentText, listLiteral, literal } from './code.js';
 import { emitCheck } from './checks/dispatch.js';
 import type { EmitContext, Scope } from './context.js';
 import { decodeSink } from './sink.js';
-import { predicateOf } from './checks/predicate.js';
 import { parameterLines } from './decoders.js';
 
 /**
@@ -16,47 +16,40 @@ import { parameterLines } from './decoders.js';
  * returning early on a missing required body, an undeclared media type or a
  * value its schema refuses; none for an operation without such a body.
  */
-export function wholeBodyLines(operation: Operation, ctx: EmitContext, scope: Scope): string[] {
+export function wholeBodyLines(operation: Operation, ctx: EmitContext, scope: Scope): Stmt[] {
   const body = operation.requestBody;
   if (body?.mode !== 'whole' || body.parameterName === undefined) return [];
   const name = body.parameterName;
-  const types = ctx.constant('MEDIA_TYPES', `${listLiteral(body.contents.map((c) => c.mediaType))} as readonly string[]`);
-  const cases = body.contents.flatMap((content, index) => [
-    `case ${index}: {`,
-    ...indent([...contentLines(content, name, ctx, scope, operation), `${assign(name, 'x')}`, 'break;']),
-    '}',
-  ]);
-  const decode = [
-    `switch (matchMediaType(c.mediaType, ${types})) {`,
-    ...indent([...cases, `default:`, `  return unsupportedMediaType(${literal(name)}, c.mediaType);`]),
-    '}',
-  ];
+  const label = `${operation.names.pascal}Body`;
+  const types = ctx.constant(`${label}MediaTypes`, `${listLiteral(body.contents.map((c) => c.mediaType))} as readonly string[]`);
+  const cases: Stmt[] = body.contents.map((content, index) =>
+    block(`case ${index}:`, [...contentLines(content, name, ctx, scope.child(), operation, label), assign(name, 'x'), 'break;'], 'switch'),
+  );
+  cases.push(block('default:', [ret(`${ctx.use('unsupportedMediaType')}(${literal(name)}, c.mediaType)`)], 'switch'));
+  const decode = block(`switch (${ctx.use('matchMediaType')}(c.mediaType, ${types}))`, cases, 'switch');
   return [
     `// ${commentText(`${name}: the whole body, ${body.contents.map((c) => c.mediaType).join(' | ')}${body.required ? ', required' : ''}`)}`,
-    '{',
-    ...indent([
+    block('', [
       'const c = raw.content;',
-      ...(body.required ? [`if (c === undefined) return missing(${literal(name)});`, ...decode] : ['if (c !== undefined) {', ...indent(decode), '}']),
+      ...(body.required ? [`if (c === undefined) return ${ctx.use('missing')}(${literal(name)});`, decode] : [{ kind: 'if' as const, cond: 'c !== undefined', then: [decode], else: [] }]),
     ]),
-    '}',
   ];
 }
 
 /** `x` from `c.value` for one media type, checked by its kind. */
-function contentLines(content: BodyContent, name: string, ctx: EmitContext, scope: Scope, operation: Operation): string[] {
-  const check = (typeKnown: boolean | 'exact'): string[] =>
-    emitCheck({ schema: content.schema, value: 'x', path: [], sink: decodeSink(name, (fn) => predicateOf(ctx.functionSchema(fn), ctx)), ctx, scope, typeKnown });
+function contentLines(content: BodyContent, name: string, ctx: EmitContext, scope: Scope, operation: Operation, label: string): Stmt[] {
+  const check = (typeKnown: boolean | 'exact'): Stmt[] => emitCheck({ schema: content.schema, value: 'x', path: [], sink: decodeSink(ctx, name), ctx, scope, typeKnown, label });
   switch (content.kind) {
     case 'json':
       return ['const x = c.value;', ...check(false)];
     case 'text':
       return [
         'const x = c.value;',
-        `if (typeof x !== "string") return wrongBodyShape(${literal(name)}, "text");`,
+        `if (typeof x !== "string") return ${ctx.use('wrongBodyShape')}(${literal(name)}, "text");`,
         ...(ctx.resolve(content.schema).kind === 'string' ? check('exact') : []),
       ];
     case 'binary':
-      return ['const x = c.value;', `if (!(x instanceof Uint8Array)) return wrongBodyShape(${literal(name)}, "bytes");`];
+      return ['const x = c.value;', `if (!(x instanceof Uint8Array)) return ${ctx.use('wrongBodyShape')}(${literal(name)}, "bytes");`];
     default: {
       // A form or multipart body beside other media types: its fields decoded as `fields` mode's would be, then the schema checked.
       const fields = content.fields;
@@ -64,11 +57,14 @@ function contentLines(content: BodyContent, name: string, ctx: EmitContext, scop
       const names = new Set(fields.map((field) => field.name));
       // Read as the parameters of an operation whose only parameters are these fields.
       const asOperation: Operation = { ...operation, parameters: fields };
-      const lines = fields.flatMap((field) => ['{', ...indent(parameterLines(field, ctx, scope, names, asOperation)), '}']);
+      const lines = fields.map((field) => block('', parameterLines(field, ctx, scope.child(), names, asOperation)));
       return [
-        'const r = ((raw: RawRequest): Decoded<Record<string, unknown>> => {',
-        ...indent(['const value: Record<string, unknown> = {};', ...lines, 'return { ok: true, value, unsupported: [] };']),
-        `})({ ...raw, body: c.value as RawRequest["body"], query: {} });`,
+        block(
+          'const r = ((raw: RawRequest): Decoded<Record<string, unknown>> =>',
+          ['const value: Record<string, unknown> = {};', ...lines, ret('{ ok: true, value, unsupported: [] }')],
+          'function',
+          ')({ ...raw, body: c.value as RawRequest["body"], query: {} });',
+        ),
         'if (!r.ok) return r;',
         'const x = r.value;',
         ...check(false),
@@ -81,19 +77,19 @@ function contentLines(content: BodyContent, name: string, ctx: EmitContext, scop
  * Statements that decode a multipart file field: exactly one file, or (for
  * an array of binary strings) every file sent under the name.
  */
-export function fileLines(parameter: Parameter, ctx: EmitContext): string[] {
+export function fileLines(parameter: Parameter, ctx: EmitContext): Stmt[] {
   const name = literal(parameter.name);
   const key = parameter.key ?? parameter.name;
   if (ctx.resolve(parameter.schema).kind === 'array') {
-    const found = [`const x = fileList(raw, ${name});`];
+    const found = [`const x = ${ctx.use('fileList')}(raw, ${name});`];
     return parameter.required
-      ? [...found, `if (x.length === 0) return missing(${name});`, assign(key, 'x')]
+      ? [...found, `if (x.length === 0) return ${ctx.use('missing')}(${name});`, assign(key, 'x')]
       : [...found, `if (x.length !== 0) ${assign(key, 'x')}`];
   }
-  const found = [`const x = singleFile(raw, ${name});`];
+  const found = [`const x = ${ctx.use('singleFile')}(raw, ${name});`];
   return parameter.required
-    ? [...found, `if (typeof x === "number") return wrongFileCount(${name}, x);`, assign(key, 'x')]
-    : [...found, `if (typeof x !== "number") ${assign(key, 'x')}`, `else if (x > 1) return wrongFileCount(${name}, x);`];
+    ? [...found, `if (typeof x === "number") return ${ctx.use('wrongFileCount')}(${name}, x);`, assign(key, 'x')]
+    : [...found, `if (typeof x !== "number") ${assign(key, 'x')}`, `else if (x > 1) return ${ctx.use('wrongFileCount')}(${name}, x);`];
 }
 
 /** `value[name] = expr`, except that `__proto__` must become an own property, not the prototype. */

@@ -1,50 +1,137 @@
 import type { ApiModel, NamedSchema, RefSchema, Schema } from '../../model/types.js';
+import * as validatorsRuntime from '../../../runtime/validators-runtime.js';
+import { compareStrings, constantName, snakeName } from '../../model/names.js';
+import { print, type Stmt } from './builder.js';
 import { commentText } from './code.js';
 
-/** Temporary variable names, unique within one generated function. */
-export class Scope {
-  private readonly counts = new Map<string, number>();
+/** The runtime module's exports, by name: what generated code may import from `./validators-runtime.js`. */
+export type RuntimeName = Exclude<keyof typeof validatorsRuntime, 'default'>;
 
-  next(prefix: string): string {
-    const n = (this.counts.get(prefix) ?? 0) + 1;
-    this.counts.set(prefix, n);
-    return `${prefix}${n}`;
+/** Types of the runtime module that generated code names. */
+export type RuntimeType = 'Decoded' | 'Failure' | 'HeadersLike' | 'HeaderTable' | 'Issue' | 'JsonCursor' | 'RawRequest' | 'ResponseCheck' | 'ResponseTable' | 'StandardSchemaV1' | 'ValidateOptions';
+
+/** Names a check function uses for its own purposes: its parameters. */
+const CHECK_LOCALS = ['v', 'out', 'all', 'strict'];
+
+/** Names a decoder uses for its own purposes: its parameter, result and the steps of each parameter. */
+export const DECODER_LOCALS = ['raw', 'value', 'w', 'x', 'l', 'f', 't', 'c', 'r'];
+
+/** Module-level names of one generated file: a base as asked, else with `_2`, `_3`, ... in the order asked. */
+export class FileNames {
+  private readonly taken = new Set<string>();
+
+  unique(base: string): string {
+    let name = base;
+    for (let n = 2; this.taken.has(name); n++) name = `${base}_${n}`;
+    this.taken.add(name);
+    return name;
   }
+}
+
+/**
+ * Local names of one generated function, named after what they hold
+ * (`user`, `user_role`); a second local of one name gets `_2`. Locals are
+ * lower-case words joined by `_`, so they never meet module-level names
+ * (camelCase functions, upper-case constants) except the runtime's
+ * one-word helpers, which are reserved here.
+ */
+export class Scope {
+  private readonly taken: Set<string>;
+
+  constructor(
+    fixed: readonly string[] = CHECK_LOCALS,
+    private readonly parent?: Scope,
+  ) {
+    this.taken = new Set(parent === undefined ? [...fixed, ...Object.keys(validatorsRuntime)] : fixed);
+  }
+
+  /** The scope of a block inside this one: its names are its own, and never those of an enclosing block. */
+  child(): Scope {
+    return new Scope([], this);
+  }
+
+  private has(name: string): boolean {
+    return this.taken.has(name) || (this.parent?.has(name) ?? false);
+  }
+
+  local(base: string): string {
+    let name = base;
+    for (let n = 2; this.has(name); n++) name = `${base}_${n}`;
+    this.taken.add(name);
+    return name;
+  }
+}
+
+/** The local holding a part of `value` (a property, an item): named after the part, under its parent's name. */
+export function partLocal(scope: Scope, value: string, part: string): string {
+  const word = snakeName(part);
+  return scope.local(value === 'v' || value === 'x' ? word : `${value}_${word}`);
 }
 
 /** One generated check function: `(v, out, all, strict) => void`. */
 export interface CheckFunction {
   name: string;
   comment: string;
-  body: string[];
+  body: Stmt[];
 }
 
-/** Builds the body of a check function for `schema`, reading its argument `v`. */
-export type FunctionBuilder = (schema: Schema, ctx: EmitContext, scope: Scope) => string[];
+/** Builds the body of a check function for `schema`, reading its argument `v`; `label` names what it checks. */
+export type FunctionBuilder = (schema: Schema, ctx: EmitContext, scope: Scope, label: string) => Stmt[];
 
 /**
- * State shared while emitting one validators module: hoisted constants
- * (deduplicated by their code), and the check functions emitted so far
- * (one per named schema, one per union variant that needs its own).
+ * State shared while emitting one validators module: module-level names,
+ * hoisted constants (deduplicated by their code, named after their first
+ * owner), the runtime helpers used, and the check functions emitted so far
+ * (one per named schema, one per large shape the document repeats inline).
  */
 export class EmitContext {
+  readonly names = new FileNames();
   private readonly named: Map<string, NamedSchema>;
   private readonly constantNames = new Map<string, string>();
-  private readonly constantCounts = new Map<string, number>();
   private readonly helpers = new Set<string>();
+  private readonly used = new Set<RuntimeName>();
   private readonly namedFunctions = new Map<string, CheckFunction | undefined>();
+  /** Module-level declarations in the order they were first needed. */
   readonly constants: string[] = [];
   /** Degraded constructs, each `file:line: message`, for the target to report. */
   readonly warnings: string[] = [];
-  readonly variantFunctions: CheckFunction[] = [];
-  private variantCount = 0;
+  readonly sharedChecks: CheckFunction[] = [];
+  /** Function names of named schemas, decided before anything else so that nothing else can take them. */
+  private readonly schemaNames = new Map<string, { check: string; test: string }>();
 
   constructor(
     readonly model: ApiModel,
-    private readonly buildBody: FunctionBuilder,
+    private readonly builders: { check: FunctionBuilder; test: FunctionBuilder },
   ) {
     this.named = new Map(model.schemas.map((s) => [s.name, s]));
     this.repeated = repeatedShapes(model);
+    for (const schema of [...model.schemas].sort((a, b) => compareStrings(a.name, b.name))) {
+      this.schemaNames.set(schema.name, { check: this.names.unique(`check${schema.names.pascal}`), test: this.names.unique(`matches${schema.names.pascal}`) });
+    }
+  }
+
+  /** A runtime helper the generated code calls: its name, now among the module's imports. */
+  use(name: RuntimeName): string {
+    this.used.add(name);
+    return name;
+  }
+
+  /** The runtime helpers used, sorted. */
+  runtimeImports(): string[] {
+    return [...this.used].sort(compareStrings);
+  }
+
+  private readonly usedTypes = new Set<RuntimeType>();
+
+  /** A runtime type the generated code names: its name, now among the module's type imports. */
+  useType(name: RuntimeType): string {
+    this.usedTypes.add(name);
+    return name;
+  }
+
+  /** The runtime types used, sorted. */
+  runtimeTypeImports(): string[] {
+    return [...this.usedTypes].sort(compareStrings);
   }
 
   /** Notes a construct the output cannot express, degraded; reported once. */
@@ -56,30 +143,38 @@ export class EmitContext {
   private readonly repeated: Set<string>;
   private readonly sharedFunctions = new Map<string, string>();
   private readonly building = new Set<Schema>();
-  private sharedCount = 0;
 
   /**
    * The function shared by every copy of a large inline schema that the
    * document writes more than once, or undefined when `schema` is not one
-   * (or is the one whose function is being built).
+   * (or is the one whose function is being built). It is named after the
+   * first place that needs it.
    */
-  sharedFunction(schema: Schema): string | undefined {
+  sharedFunction(schema: Schema, label: string): string | undefined {
     if (this.repeated.size === 0 || this.building.has(schema)) return undefined;
     const key = shapeKey(schema);
     if (key === undefined || !this.repeated.has(key)) return undefined;
     const existing = this.sharedFunctions.get(key);
     if (existing !== undefined) return existing;
-    this.sharedCount += 1;
-    const fnName = `shared${this.sharedCount}`;
+    const fnName = this.names.unique(`check${label}`);
     this.sharedFunctions.set(key, fnName);
     const fn: CheckFunction = { name: fnName, comment: 'A shape the document writes inline in several places.', body: [] };
-    this.variantFunctions.push(fn);
-    this.functionSchemas.set(fnName, schema);
+    this.sharedChecks.push(fn);
+    this.functionSchemas.set(fnName, { schema, label });
     this.building.add(schema);
-    fn.body = this.buildBody(schema, this, new Scope());
+    fn.body = this.builders.check(schema, this, new Scope(), label);
     this.building.delete(schema);
     return fnName;
   }
+
+  /** The named schema whose node `schema` is (a response the model resolved to the schema it names), if any. */
+  namedOf(schema: Schema): NamedSchema | undefined {
+    if (schema.kind === 'ref') return this.named.get(schema.name);
+    this.byNode ??= new Map(this.model.schemas.map((s) => [s.schema, s]));
+    return this.byNode.get(schema);
+  }
+
+  private byNode: Map<Schema, NamedSchema> | undefined;
 
   namedSchema(name: string): NamedSchema {
     const found = this.named.get(name);
@@ -99,103 +194,108 @@ export class EmitContext {
     return current;
   }
 
-  private chunkCount = 0;
+  /** Reserves a module-level slot for a declaration written later (a function that may call itself). */
+  declare(): number {
+    return this.constants.push('') - 1;
+  }
 
-  /** A module-level helper function `const chunkN = <signature> => { body };` holding part of a long check. */
-  chunkFunction(signature: string, body: string[]): string {
-    const name = `chunk${++this.chunkCount}`;
-    this.constants.push([`const ${name} = ${signature} => {`, ...body.map((line) => `  ${line}`), '};'].join('\n'));
+  define(slot: number, text: string): void {
+    this.constants[slot] = text;
+  }
+
+  /** A module-level function `const name = <signature> => { body };` holding part of a long check. */
+  partFunction(base: string, signature: string, body: Stmt[], exit: string): string {
+    const name = this.names.unique(base);
+    this.constants.push([`const ${name} = ${signature} => {`, ...print(body, exit, 1), '};'].join('\n'));
     return name;
   }
 
-  /** A module-level helper `const name = init;`, emitted once however often it is used. */
+  /** A module-level helper `const name = init;` (an arrow function), emitted once however often it is used. */
   helper(name: string, init: string): string {
     if (!this.helpers.has(name)) {
       this.helpers.add(name);
+      this.names.unique(name);
       this.constants.push(`const ${name} = ${init};`);
     }
     return name;
   }
 
-  /** A module-level `const` holding `init`, shared by every check that needs the same value. */
-  constant(prefix: string, init: string): string {
-    const existing = this.constantNames.get(init);
+  /**
+   * A module-level `const` holding `init`, shared by every check that needs
+   * the same value and named after the first (`base`, upper case). A `call`
+   * (`new Set(...)`, a runtime helper) is marked pure, so that a bundler
+   * drops it with the checks that use it.
+   */
+  constant(base: string, init: string, kind: 'value' | 'call' = 'value'): string {
+    const key = `${kind}:${init}`;
+    const existing = this.constantNames.get(key);
     if (existing !== undefined) return existing;
-    const n = (this.constantCounts.get(prefix) ?? 0) + 1;
-    this.constantCounts.set(prefix, n);
-    const name = `${prefix}_${n}`;
-    this.constantNames.set(init, name);
-    this.constants.push(`const ${name} = ${init};`);
+    const name = this.names.unique(constantName(base));
+    this.constantNames.set(key, name);
+    this.constants.push(`const ${name} = ${kind === 'call' ? '/* @__PURE__ */ ' : ''}${init};`);
     return name;
   }
 
   /** The check function of a named schema, emitted on first use. */
   schemaFunction(name: string): string {
     const schema = this.namedSchema(name);
-    const fnName = `schema${schema.names.pascal}`;
+    const names = this.schemaNames.get(name)!;
     if (!this.namedFunctions.has(name)) {
-      this.namedFunctions.set(name, undefined); // placeholder: recursive references resolve to fnName
-      this.functionSchemas.set(fnName, schema.schema);
-      this.testNames.set(schema.schema, `matches${schema.names.pascal}`);
-      const body = this.buildBody(schema.schema, this, new Scope());
-      this.namedFunctions.set(name, { name: fnName, comment: `Schema ${commentText(schema.name)}.`, body });
+      this.namedFunctions.set(name, undefined); // placeholder: recursive references resolve to its name
+      this.functionSchemas.set(names.check, { schema: schema.schema, label: schema.names.pascal });
+      this.testNames.set(schema.schema, names.test);
+      const body = this.builders.check(schema.schema, this, new Scope(), schema.names.pascal);
+      this.namedFunctions.set(name, { name: names.check, comment: `Schema ${commentText(schema.name)}.`, body });
     }
-    return fnName;
+    return names.check;
   }
 
-  /** A check function of its own for one variant of a union (tried in order at run time). */
-  variantFunction(schema: Schema, owner: string): string {
-    this.variantCount += 1;
-    const fnName = `variant${this.variantCount}`;
-    const fn: CheckFunction = { name: fnName, comment: commentText(owner), body: [] };
-    this.variantFunctions.push(fn);
-    this.functionSchemas.set(fnName, schema);
-    fn.body = this.buildBody(schema, this, new Scope());
-    return fnName;
+  /** The predicate name of a named schema (whose function may not exist yet). */
+  schemaPredicateName(name: string): string {
+    return this.schemaNames.get(name)!.test;
   }
 
-  /** What each check function made here checks (named, shared and variant functions), for its predicate. */
-  private readonly functionSchemas = new Map<string, Schema>();
+  /** What each check function made here checks (named and shared functions), for its predicate. */
+  private readonly functionSchemas = new Map<string, { schema: Schema; label: string }>();
   /** Predicate functions by the schema node they test; names reserved for named schemas. */
   private readonly tests = new Map<Schema, string>();
   private readonly testNames = new Map<Schema, string>();
-  private testCount = 0;
 
-  /** The schema a check function made by this context checks. */
-  functionSchema(fnName: string): Schema {
-    const schema = this.functionSchemas.get(fnName);
-    if (schema === undefined) throw new Error(`no schema recorded for check function ${fnName}`);
-    return schema;
+  /** The predicate of a check function made by this context. */
+  predicateOfFunction(fnName: string): string {
+    const found = this.functionSchemas.get(fnName);
+    if (found === undefined) throw new Error(`no schema recorded for check function ${fnName}`);
+    return this.testFunction(found.schema, found.label);
   }
 
   /**
    * A module-level predicate `(v, strict) => boolean` for `schema`, true
    * exactly when its check records no failure: the same checks, returning
    * `false` at the first failure, with no failure records, paths or
-   * messages. Emitted once per schema node; `build` writes its body (the
-   * check with a sink whose failure is `return false;`).
+   * messages. Emitted once per schema node, named after its first owner
+   * (`matches<label>`).
    */
-  testFunction(schema: Schema, build: (schema: Schema, ctx: EmitContext, scope: Scope) => string[]): string {
+  testFunction(schema: Schema, label: string): string {
     const existing = this.tests.get(schema);
     if (existing !== undefined) return existing;
-    const name = this.testNames.get(schema) ?? `matches${++this.testCount}`;
+    const name = this.testNames.get(schema) ?? this.names.unique(`matches${label}`);
     this.tests.set(schema, name); // placeholder: recursive schemas call the function being built
-    const slot = this.constants.push('') - 1;
+    const slot = this.declare();
     // While its own predicate is built, a repeated shape is checked inline rather than through its shared function.
     const added = !this.building.has(schema);
     if (added) this.building.add(schema);
-    const body = build(schema, this, new Scope());
+    const body = this.builders.test(schema, this, new Scope(), label);
     if (added) this.building.delete(schema);
-    this.constants[slot] = [`const ${name} = (v: unknown, strict: boolean): boolean => {`, ...body.map((line) => `  ${line}`), '};'].join('\n');
+    this.define(slot, [`const ${name} = (v: unknown, strict: boolean): boolean => {`, ...print(body, 'return true;', 1), '};'].join('\n'));
     return name;
   }
 
-  /** Named-schema functions sorted by name, then union variants in emission order. */
+  /** Named-schema functions sorted by name, then shared shapes in emission order. */
   functions(): CheckFunction[] {
     const named = [...this.namedFunctions.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => compareStrings(a, b))
       .map(([, fn]) => fn!);
-    return [...named, ...this.variantFunctions];
+    return [...named, ...this.sharedChecks];
   }
 }
 

@@ -1,10 +1,10 @@
 import type { ObjectSchema, Operation, Parameter, Schema } from '../../model/types.js';
-import { commentText, ifBlock, indent, isInheritedName, listLiteral, literal, withoutDeadCode } from './code.js';
+import { block, ifBlock, ret, type Stmt } from './builder.js';
+import { commentText, isInheritedName, listLiteral, literal } from './code.js';
 import { fileLines, wholeBodyLines } from './body-decoder.js';
 import { emitCheck } from './checks/dispatch.js';
-import { Scope, type EmitContext } from './context.js';
+import { DECODER_LOCALS, Scope, type EmitContext } from './context.js';
 import { decodeSink } from './sink.js';
-import { predicateOf } from './checks/predicate.js';
 import { jsonReader } from './json-readers.js';
 import { plainShape, structuredPart } from '../../model/parameters.js';
 import { formatLocation } from '../../load/errors.js';
@@ -12,18 +12,16 @@ import { formatLocation } from '../../load/errors.js';
 type PlainKind = 'string' | 'integer' | 'number' | 'boolean';
 
 /** The statements of `decodeX(raw)`: each parameter in model order, then the result. */
-export function decoderBody(operation: Operation, ctx: EmitContext): string[] {
-  const scope = new Scope();
-  const lines = ['const value: Record<string, unknown> = {};'];
+export function decoderBody(operation: Operation, ctx: EmitContext): Stmt[] {
+  const scope = new Scope(DECODER_LOCALS);
+  const lines: Stmt[] = ['const value: Record<string, unknown> = {};'];
   // A query parameter also reads a form body field of its name, unless a body field has that name itself.
   const bodyNames = new Set(operation.parameters.filter((p) => p.location === 'body').map((p) => p.name));
   for (const parameter of operation.parameters) {
     const style = styleNote(parameter, ctx);
     lines.push(
       `// ${commentText(`${parameter.name}: ${parameter.location}, ${parameter.encoding}${style}${parameter.required ? ', required' : ''}`)}`,
-      '{',
-      ...indent(parameterLines(parameter, ctx, scope, bodyNames, operation)),
-      '}',
+      block('', parameterLines(parameter, ctx, scope.child(), bodyNames, operation)),
     );
   }
   lines.push(...wholeBodyLines(operation, ctx, scope));
@@ -35,13 +33,14 @@ export function decoderBody(operation: Operation, ctx: EmitContext): string[] {
     if (parameter.style === 'deepObject') deep.push(parameter.name);
     else if (objectExploded(parameter, ctx)) for (const property of objectProperties(parameter, ctx)) known.add(property);
   }
-  const knownSet = ctx.constant('PARAMETERS', `new Set<string>(${listLiteral([...known])})`);
-  const deepList = deep.length === 0 ? '' : `, ${ctx.constant('DEEP', listLiteral(deep))}`;
+  const label = operation.names.pascal;
+  const knownSet = ctx.constant(`${label}Parameters`, `new Set<string>(${listLiteral([...known])})`, 'call');
+  const deepList = deep.length === 0 ? '' : `, ${ctx.constant(`${label}DeepParameters`, listLiteral(deep))}`;
   // A free-form map of query fields takes every field no other parameter names: none is unsupported.
   const takesAll = operation.parameters.some((p) => p.location === 'query' && p.encoding === 'plain' && freeForm(p, ctx));
-  const unsupported = takesAll ? '[]' : `unsupportedParameters(raw, ${knownSet}${deepList})`;
-  lines.push(`return { ok: true, value: value as unknown as ${operation.names.pascal}Params, unsupported: ${unsupported} };`);
-  return withoutDeadCode(lines);
+  const unsupported = takesAll ? '[]' : `${ctx.use('unsupportedParameters')}(raw, ${knownSet}${deepList})`;
+  lines.push(ret(`{ ok: true, value: value as unknown as ${operation.names.pascal}Params, unsupported: ${unsupported} }`));
+  return lines;
 }
 
 /** The style, in the comment above a parameter's lines, where it changes how the text reads. */
@@ -51,14 +50,14 @@ function styleNote(parameter: Parameter, ctx: EmitContext): string {
   return `, ${parameter.style}${parameter.explode === true ? ' exploded' : ''}`;
 }
 
-export function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope, bodyNames: ReadonlySet<string>, operation: Operation): string[] {
+export function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope, bodyNames: ReadonlySet<string>, operation: Operation): Stmt[] {
   const name = literal(parameter.name);
   const key = parameter.key ?? parameter.name;
   if (parameter.encoding === 'file') return fileLines(parameter, ctx);
 
-  const present = [...decodeLines(parameter, ctx, scope), assign(key, 'x')];
+  const present = [...decodeLines(parameter, ctx, scope, `${operation.names.pascal}${parameter.names.pascal}`), assign(key, 'x')];
   const lookup = `const w = ${wireValue(parameter, ctx, bodyNames, operation)};`;
-  if (parameter.required) return [lookup, `if (w === undefined) return missing(${name});`, ...present];
+  if (parameter.required) return [lookup, `if (w === undefined) return ${ctx.use('missing')}(${name});`, ...present];
   if (parameter.default !== undefined) {
     return [lookup, ...ifBlock('w === undefined', [assign(key, literal(parameter.default))], present)];
   }
@@ -66,21 +65,20 @@ export function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Sc
 }
 
 /** Wire text `w` to a checked value `x`, returning early on the first failure. */
-function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): string[] {
+function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope, label: string): Stmt[] {
   const name = literal(parameter.name);
   const resolved = ctx.resolve(parameter.schema);
-  const sink = decodeSink(parameter.name, (fn) => predicateOf(ctx.functionSchema(fn), ctx));
-  const check = (typeKnown: boolean | 'exact'): string[] =>
-    emitCheck({ schema: parameter.schema, value: 'x', path: [], sink, ctx, scope, typeKnown });
+  const sink = decodeSink(ctx, parameter.name);
+  const check = (typeKnown: boolean | 'exact'): Stmt[] => emitCheck({ schema: parameter.schema, value: 'x', path: [], sink, ctx, scope, typeKnown, label });
 
   if (parameter.encoding === 'json') {
-    const reader = jsonReader(parameter.schema, ctx);
-    const parse = reader === undefined ? 'parseJson(w)' : `parseJson(w, ${reader})`;
+    const reader = jsonReader(parameter.schema, ctx, label);
+    const parse = reader === undefined ? `${ctx.use('parseJson')}(w)` : `${ctx.use('parseJson')}(w, ${reader})`;
     if (resolved.kind === 'array' && parameter.explode === true) {
       // One JSON part per element (a multipart list of objects).
       return [
-        `const x = repeatedJson(typeof w === "string" ? [w] : w);`,
-        `if (x === INVALID_JSON) return invalidJson(${name});`,
+        `const x = ${ctx.use('repeatedJson')}(typeof w === "string" ? [w] : w);`,
+        `if (x === ${ctx.use('INVALID_JSON')}) return ${ctx.use('invalidJson')}(${name});`,
         ...check(false),
       ];
     }
@@ -88,15 +86,15 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
       // A list may also arrive as the same field repeated, one element each.
       const itemKind = resolved.items === undefined ? 'json' : elementKind(resolved.items, ctx);
       return [
-        `const x = typeof w === "string" ? ${parse} : repeatedElements(w, ${literal(itemKind)});`,
-        `if (x === INVALID_JSON) return invalidJson(${name});`,
+        `const x = typeof w === "string" ? ${parse} : ${ctx.use('repeatedElements')}(w, ${literal(itemKind)});`,
+        `if (x === ${ctx.use('INVALID_JSON')}) return ${ctx.use('invalidJson')}(${name});`,
         ...check(false),
       ];
     }
     return [
-      `if (typeof w !== "string") return repeated(${name});`,
+      `if (typeof w !== "string") return ${ctx.use('repeated')}(${name});`,
       `const x = ${parse};`,
-      `if (x === INVALID_JSON) return invalidJson(${name});`,
+      `if (x === ${ctx.use('INVALID_JSON')}) return ${ctx.use('invalidJson')}(${name});`,
       ...check(false),
     ];
   }
@@ -105,8 +103,8 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
   if (shape === undefined && parameter.style === 'deepObject') {
     // Nested bracket fields (`items[0][price]=p`): the tree of texts read by the schema's shape, then checked.
     return [
-      `if (w === DEEP_CONFLICT) return invalidStyle(${name}, "deepObject");`,
-      `const x = deepValue(w, ${deepShapeCode(parameter.schema, ctx)});`,
+      `if (w === ${ctx.use('DEEP_CONFLICT')}) return ${ctx.use('invalidStyle')}(${name}, "deepObject");`,
+      `const x = ${ctx.use('deepValue')}(w, ${deepShapeCode(parameter.schema, ctx, label)});`,
       ...check(false),
     ];
   }
@@ -119,17 +117,17 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
     );
     return ['const x = w;'];
   }
-  if (shape === 'mixed') return [...mixedLines(parameter, ctx), ...check(false)];
+  if (shape === 'mixed') return [...mixedLines(parameter, ctx, label), ...check(false)];
   if (shape === 'array') return [...listLines(parameter, ctx), ...check(false)];
-  if (shape === 'object') return [...objectLines(parameter, ctx), ...check(false)];
+  if (shape === 'object') return [...objectLines(parameter, ctx, label), ...check(false)];
 
-  const lines = [`if (typeof w !== "string") return repeated(${name});`];
+  const lines: Stmt[] = [`if (typeof w !== "string") return ${ctx.use('repeated')}(${name});`];
   let text = 'w';
   if (parameter.style === 'label' || parameter.style === 'matrix') {
     text = 't';
     lines.push(
-      parameter.style === 'label' ? 'const t = labelValue(w);' : `const t = matrixValue(w, ${name});`,
-      `if (t === undefined) return invalidStyle(${name}, ${literal(parameter.style)});`,
+      parameter.style === 'label' ? `const t = ${ctx.use('labelValue')}(w);` : `const t = ${ctx.use('matrixValue')}(w, ${name});`,
+      `if (t === undefined) return ${ctx.use('invalidStyle')}(${name}, ${literal(parameter.style)});`,
     );
   }
   const kind = plainKind(resolved);
@@ -140,19 +138,19 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope): stri
     case 'integer':
     case 'number':
       lines.push(
-        `const x = ${kind === 'integer' ? 'parseInteger' : 'parseNumber'}(${text});`,
-        `if (typeof x === "string") return invalid(${name}, "type", "", x);`,
+        `const x = ${ctx.use(kind === 'integer' ? 'parseInteger' : 'parseNumber')}(${text});`,
+        `if (typeof x === "string") return ${ctx.use('invalid')}(${name}, "type", "", x);`,
       );
       break;
     case 'boolean':
       lines.push(
         `const x = ${text} === "true" ? true : ${text} === "false" ? false : undefined;`,
-        `if (x === undefined) return invalid(${name}, "type", "", "must be true or false");`,
+        `if (x === undefined) return ${ctx.use('invalid')}(${name}, "type", "", "must be true or false");`,
       );
       break;
     case undefined:
       // A union of scalars, or any value: the first kind the text reads as.
-      lines.push(`const x = parseScalar(${text}, ${scalarKinds(resolved, ctx)});`);
+      lines.push(`const x = ${ctx.use('parseScalar')}(${text}, ${scalarKinds(resolved, ctx)});`);
       return [...lines, ...check(false)];
   }
   return [...lines, ...check('exact')];
@@ -164,30 +162,30 @@ function repeatsField(parameter: Parameter): boolean {
 }
 
 /** `w` (a plain list parameter's text) to its elements `l`, then to the decoded list `x`. */
-function listLines(parameter: Parameter, ctx: EmitContext): string[] {
+function listLines(parameter: Parameter, ctx: EmitContext): Stmt[] {
   const name = literal(parameter.name);
   const resolved = ctx.resolve(parameter.schema);
-  const items = resolved.kind === 'array' && resolved.items !== undefined ? scalarKinds(ctx.resolve(resolved.items), ctx) : 'SCALAR_STRING';
-  const decode = `const x = scalarList(l, ${items});`;
+  const items = resolved.kind === 'array' && resolved.items !== undefined ? scalarKinds(ctx.resolve(resolved.items), ctx) : ctx.use('SCALAR_STRING');
+  const decode = `const x = ${ctx.use('scalarList')}(l, ${items});`;
   // Repeated fields, or `deepObject` lists (`w` from `deepListFields`).
   if (repeatsField(parameter) || parameter.style === 'deepObject') return ['const l = typeof w === "string" ? [w] : w;', decode];
-  const lines = [`if (typeof w !== "string") return repeated(${name});`];
-  const styled = (expr: string): string[] => [`const l = ${expr};`, `if (l === undefined) return invalidStyle(${name}, ${literal(parameter.style)});`];
+  const lines: Stmt[] = [`if (typeof w !== "string") return ${ctx.use('repeated')}(${name});`];
+  const styled = (expr: string): string[] => [`const l = ${expr};`, `if (l === undefined) return ${ctx.use('invalidStyle')}(${name}, ${literal(parameter.style)});`];
   switch (parameter.style) {
     case 'label':
-      lines.push(...styled(`labelList(w, ${parameter.explode === true})`));
+      lines.push(...styled(`${ctx.use('labelList')}(w, ${parameter.explode === true})`));
       break;
     case 'matrix':
-      lines.push(...styled(`matrixList(w, ${name}, ${parameter.explode === true})`));
+      lines.push(...styled(`${ctx.use('matrixList')}(w, ${name}, ${parameter.explode === true})`));
       break;
     case 'spaceDelimited':
-      lines.push('const l = splitText(w, " ");');
+      lines.push(`const l = ${ctx.use('splitText')}(w, " ");`);
       break;
     case 'pipeDelimited':
-      lines.push('const l = splitText(w, "|");');
+      lines.push(`const l = ${ctx.use('splitText')}(w, "|");`);
       break;
     default:
-      lines.push(parameter.location === 'header' ? 'const l = headerList(w);' : 'const l = splitText(w, ",");');
+      lines.push(parameter.location === 'header' ? `const l = ${ctx.use('headerList')}(w);` : `const l = ${ctx.use('splitText')}(w, ",");`);
   }
   return [...lines, decode];
 }
@@ -213,52 +211,52 @@ function objectProperties(parameter: Parameter, ctx: EmitContext): string[] {
 }
 
 /** `w` (a plain object parameter's text, or its fields) to the decoded object `x`. */
-function objectLines(parameter: Parameter, ctx: EmitContext): string[] {
+function objectLines(parameter: Parameter, ctx: EmitContext, label: string): Stmt[] {
   const name = literal(parameter.name);
   const resolved = ctx.resolve(parameter.schema);
   if (resolved.kind !== 'object') throw new Error(`parameter "${parameter.name}" is not an object`);
-  const [fieldKinds, rest] = fieldTable(resolved, ctx);
-  const decode = `const x = decodeFields(f, ${fieldKinds}, ${rest});`;
+  const [fieldKinds, rest] = fieldTable(resolved, ctx, label);
+  const decode = `const x = ${ctx.use('decodeFields')}(f, ${fieldKinds}, ${rest});`;
   if (parameter.style === 'deepObject' || objectExploded(parameter, ctx)) {
     // `w` already holds the fields (see `wireValue`).
     return ['const f = w;', decode];
   }
-  const lines = [`if (typeof w !== "string") return repeated(${name});`];
+  const lines: Stmt[] = [`if (typeof w !== "string") return ${ctx.use('repeated')}(${name});`];
   const explode = parameter.explode === true;
   let list: string;
   switch (parameter.style) {
     case 'label':
-      list = `labelList(w, ${explode})`;
+      list = `${ctx.use('labelList')}(w, ${explode})`;
       break;
     case 'matrix':
-      list = explode ? 'matrixAssignments(w)' : `matrixList(w, ${name}, false)`;
+      list = explode ? `${ctx.use('matrixAssignments')}(w)` : `${ctx.use('matrixList')}(w, ${name}, false)`;
       break;
     case 'spaceDelimited':
-      list = 'splitText(w, " ")';
+      list = `${ctx.use('splitText')}(w, " ")`;
       break;
     case 'pipeDelimited':
-      list = 'splitText(w, "|")';
+      list = `${ctx.use('splitText')}(w, "|")`;
       break;
     default:
-      list = parameter.location === 'header' ? 'headerList(w)' : 'splitText(w, ",")';
+      list = parameter.location === 'header' ? `${ctx.use('headerList')}(w)` : `${ctx.use('splitText')}(w, ",")`;
   }
-  const pairs = explode && (parameter.style === 'simple' || parameter.style === 'label' || parameter.style === 'matrix') ? 'assignedFields' : 'pairFields';
+  const pairs = ctx.use(explode && (parameter.style === 'simple' || parameter.style === 'label' || parameter.style === 'matrix') ? 'assignedFields' : 'pairFields');
   const styled = parameter.style === 'label' || parameter.style === 'matrix';
   lines.push(
     `const l = ${list};`,
     styled ? `const f = l === undefined ? undefined : ${pairs}(l);` : `const f = ${pairs}(l);`,
-    `if (f === undefined) return invalidStyle(${name}, ${literal(parameter.style)});`,
+    `if (f === undefined) return ${ctx.use('invalidStyle')}(${name}, ${literal(parameter.style)});`,
     decode,
   );
   return lines;
 }
 
 /** The constant mapping an object's properties to their `SCALAR_*` kinds, and the kinds of other keys. */
-function fieldTable(schema: ObjectSchema, ctx: EmitContext): [string, string] {
+function fieldTable(schema: ObjectSchema, ctx: EmitContext, label: string): [string, string] {
   const entries = schema.properties.map((p) => `[${literal(p.name)}, ${scalarKinds(ctx.resolve(p.schema), ctx)}]`);
   const table = entries.length === 0 ? 'new Map<string, number>()' : `new Map<string, number>([${entries.join(', ')}])`;
-  const rest = typeof schema.additionalProperties === 'boolean' ? 'SCALAR_STRING' : scalarKinds(ctx.resolve(schema.additionalProperties), ctx);
-  return [ctx.constant('FIELDS', table), rest];
+  const rest = typeof schema.additionalProperties === 'boolean' ? ctx.use('SCALAR_STRING') : scalarKinds(ctx.resolve(schema.additionalProperties), ctx);
+  return [ctx.constant(`${label}Fields`, table, 'call'), rest];
 }
 
 /**
@@ -267,21 +265,21 @@ function fieldTable(schema: ObjectSchema, ctx: EmitContext): [string, string] {
  * the request has them (`created[gt]=5`, `ids[]=1`, `ids=1&ids=2`), else the
  * one text (`created=5`, `ids=1,2` for a comma-list string).
  */
-function mixedLines(parameter: Parameter, ctx: EmitContext): string[] {
+function mixedLines(parameter: Parameter, ctx: EmitContext, label: string): Stmt[] {
   const name = literal(parameter.name);
   const resolved = ctx.resolve(parameter.schema);
   const part = structuredPart(ctx, resolved);
   const scalars = resolved.kind === 'union' ? resolved.variants.filter((v) => ctx.resolve(v) !== part) : [];
   const kinds = scalarKinds({ kind: 'union', variants: scalars }, ctx);
   if (part.kind === 'object') {
-    const [fieldKinds, rest] = fieldTable(part, ctx);
+    const [fieldKinds, rest] = fieldTable(part, ctx, label);
     return [
-      `if (Array.isArray(w)) return repeated(${name});`,
-      `const x = typeof w === "string" ? parseScalar(w, ${kinds}) : decodeFields(w, ${fieldKinds}, ${rest});`,
+      `if (Array.isArray(w)) return ${ctx.use('repeated')}(${name});`,
+      `const x = typeof w === "string" ? ${ctx.use('parseScalar')}(w, ${kinds}) : ${ctx.use('decodeFields')}(w, ${fieldKinds}, ${rest});`,
     ];
   }
-  const items = part.kind === 'array' && part.items !== undefined ? scalarKinds(ctx.resolve(part.items), ctx) : 'SCALAR_STRING';
-  return [`const x = typeof w === "string" ? parseScalar(w, ${kinds}) : scalarList(w, ${items});`];
+  const items = part.kind === 'array' && part.items !== undefined ? scalarKinds(ctx.resolve(part.items), ctx) : ctx.use('SCALAR_STRING');
+  return [`const x = typeof w === "string" ? ${ctx.use('parseScalar')}(w, ${kinds}) : ${ctx.use('scalarList')}(w, ${items});`];
 }
 
 /** Mutable `DeepShape` while a schema's levels are merged into it. */
@@ -302,10 +300,10 @@ interface DeepLevel {
  */
 const MAX_DEEP = 12;
 
-function deepShapeCode(schema: Schema, ctx: EmitContext): string {
+function deepShapeCode(schema: Schema, ctx: EmitContext, label: string): string {
   const level: DeepLevel = { scalars: [] };
   mergeDeep(schema, level, ctx, 0, 0);
-  return deepLevelCode(level, ctx);
+  return deepLevelCode(level, ctx, `${label}Shape`);
 }
 
 function mergeDeep(schema: Schema, into: DeepLevel, ctx: EmitContext, depth: number, unions: number): void {
@@ -344,16 +342,16 @@ function mergeDeep(schema: Schema, into: DeepLevel, ctx: EmitContext, depth: num
   }
 }
 
-function deepLevelCode(level: DeepLevel, ctx: EmitContext): string {
+function deepLevelCode(level: DeepLevel, ctx: EmitContext, label: string): string {
   // An open level keeps its texts, unless it also names lists or objects to read them as.
   if (level.open === true && level.properties === undefined && level.items === undefined && level.rest === undefined) return 'undefined';
   const kinds = level.scalars.length === 0 ? 'undefined' : scalarKinds({ kind: 'union', variants: level.scalars }, ctx);
-  const properties = level.properties === undefined ? 'undefined' : `[${[...level.properties].map(([key, child]) => `[${literal(key)}, ${deepLevelCode(child, ctx)}]`).join(', ')}]`;
-  const rest = level.rest === undefined ? 'undefined' : deepLevelCode(level.rest, ctx);
-  const items = level.items === undefined ? 'undefined' : deepLevelCode(level.items, ctx);
+  const properties = level.properties === undefined ? 'undefined' : `[${[...level.properties].map(([key, child]) => `[${literal(key)}, ${deepLevelCode(child, ctx, `${label} ${key}`)}]`).join(', ')}]`;
+  const rest = level.rest === undefined ? 'undefined' : deepLevelCode(level.rest, ctx, `${label} value`);
+  const items = level.items === undefined ? 'undefined' : deepLevelCode(level.items, ctx, `${label} item`);
   const args = [kinds, properties, rest, items];
   while (args.length > 1 && args[args.length - 1] === 'undefined') args.pop();
-  return ctx.constant('DEEP_SHAPE', `deepShape(${args.join(', ')})`);
+  return ctx.constant(label, `${ctx.use('deepShape')}(${args.join(', ')})`, 'call');
 }
 
 function plainKind(schema: Schema): PlainKind | undefined {
@@ -409,9 +407,9 @@ export function scalarKinds(schema: Schema, ctx: EmitContext): string {
     }
   };
   visit(schema, 0);
-  const order = ['SCALAR_BOOLEAN', 'SCALAR_INTEGER', 'SCALAR_NUMBER', 'SCALAR_NULL', 'SCALAR_STRING'];
+  const order = ['SCALAR_BOOLEAN', 'SCALAR_INTEGER', 'SCALAR_NUMBER', 'SCALAR_NULL', 'SCALAR_STRING'] as const;
   const list = order.filter((bit) => bits.has(bit));
-  return list.length === 0 ? 'SCALAR_STRING' : list.join(' | ');
+  return list.length === 0 ? ctx.use('SCALAR_STRING') : list.map((bit) => ctx.use(bit)).join(' | ');
 }
 
 function elementKind(schema: Schema, ctx: EmitContext): PlainKind | 'json' {
@@ -437,16 +435,16 @@ function wireValue(parameter: Parameter, ctx: EmitContext, bodyNames: ReadonlySe
   const key = literal(wire);
   // Names like `constructor` would otherwise be found on Object.prototype.
   const read = (source: string, optional = false) =>
-    isInheritedName(wire) ? `ownField(${optional ? `${source} ?? {}` : source}, ${key})` : `${source}${optional ? '?.' : ''}[${key}]`;
+    isInheritedName(wire) ? `${ctx.use('ownField')}(${optional ? `${source} ?? {}` : source}, ${key})` : `${source}${optional ? '?.' : ''}[${key}]`;
   if (parameter.encoding === 'plain') {
     // Form body fields spread by their style are read from the body only.
     const fields = parameter.location === 'body' ? 'raw.body' : 'raw.query';
     if (parameter.style === 'deepObject') {
       const shape = plainShape(ctx, parameter.schema);
-      if (shape === undefined) return `deepTree(${fields}, ${key})`;
+      if (shape === undefined) return `${ctx.use('deepTree')}(${fields}, ${key})`;
       const structured = shape === 'mixed' ? structuredPart(ctx, parameter.schema).kind : shape;
-      if (structured === 'array') return `deepListFields(${fields}, ${key})`;
-      return shape === 'mixed' ? `deepObjectFields(${fields}, ${key}) ?? ${read(fields)}` : `deepObjectFields(${fields}, ${key})`;
+      if (structured === 'array') return `${ctx.use('deepListFields')}(${fields}, ${key})`;
+      return shape === 'mixed' ? `${ctx.use('deepObjectFields')}(${fields}, ${key}) ?? ${read(fields)}` : `${ctx.use('deepObjectFields')}(${fields}, ${key})`;
     }
     if (objectExploded(parameter, ctx)) {
       const source = parameter.location === 'cookie' ? 'raw.cookies' : fields;
@@ -454,12 +452,13 @@ function wireValue(parameter: Parameter, ctx: EmitContext, bodyNames: ReadonlySe
         const others = operation.parameters.filter((p) => p !== parameter && p.location === parameter.location && p.encoding !== 'file');
         const taken = others.flatMap((p) => (p.encoding === 'plain' && objectExploded(p, ctx) ? objectProperties(p, ctx) : [p.name]));
         const deep = others.filter((p) => p.encoding === 'plain' && p.style === 'deepObject').map((p) => p.name);
-        const deepList = deep.length === 0 ? '' : `, ${ctx.constant('DEEP', listLiteral(deep))}`;
-        return `otherFields(${source}, ${ctx.constant('TAKEN', `new Set<string>(${listLiteral([...new Set(taken)])})`)}${deepList})`;
+        const label = `${operation.names.pascal}${parameter.names.pascal}`;
+        const deepList = deep.length === 0 ? '' : `, ${ctx.constant(`${label}DeepParameters`, listLiteral(deep))}`;
+        return `${ctx.use('otherFields')}(${source}, ${ctx.constant(`${label}Taken`, `new Set<string>(${listLiteral([...new Set(taken)])})`, 'call')}${deepList})`;
       }
       const properties = objectProperties(parameter, ctx);
-      const names = ctx.constant('NAMES', properties.length > 0 ? listLiteral(properties) : '[] as string[]');
-      return `explodedFields(${source}, ${names})`;
+      const names = ctx.constant(`${operation.names.pascal}${parameter.names.pascal}Names`, properties.length > 0 ? listLiteral(properties) : '[] as string[]');
+      return `${ctx.use('explodedFields')}(${source}, ${names})`;
     }
   }
   switch (parameter.location) {

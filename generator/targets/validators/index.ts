@@ -1,85 +1,15 @@
 import type { ApiModel } from '../../model/types.js';
 import { banner } from '../banner.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
-import { commentText, indent, literal } from './code.js';
-import { EmitContext } from './context.js';
-import { decoderBody } from './decoders.js';
-import { buildCheckBody, errorBodyCheck, headerTable, responseFunction, responseTable } from './functions.js';
 import { runtimeFile } from '../runtime.js';
+import { print } from './builder.js';
+import { commentText, literal } from './code.js';
+import { constantName } from '../../model/names.js';
+import { decoderBody } from './decoders.js';
+import { emitContext, errorBodyCheck, headerTable, responseFunction, responseTable, type OwnFunction } from './functions.js';
+import { predicateOf } from './checks/predicate.js';
 import { loadTemplates } from './templates.js';
 
-/** Runtime helpers the generated module may call; only those it uses are imported. */
-const RUNTIME_HELPERS = [
-  'DEEP_CONFLICT',
-  'INVALID_JSON',
-  'JSON_MISS',
-  'JsonCursor',
-  'SCALAR_BOOLEAN',
-  'SCALAR_INTEGER',
-  'SCALAR_NULL',
-  'SCALAR_NUMBER',
-  'SCALAR_STRING',
-  'assignedFields',
-  'checkResponse',
-  'checkResponseHeaders',
-  'codePointLength',
-  'decodeFields',
-  'deepListFields',
-  'deepShape',
-  'deepTree',
-  'deepValue',
-  'deepObjectFields',
-  'explodedFields',
-  'fileList',
-  'headerList',
-  'invalid',
-  'invalidFrom',
-  'invalidJson',
-  'invalidStyle',
-  'jsonField',
-  'jsonKind',
-  'jsonMember',
-  'jsonNext',
-  'jsonOpen',
-  'keySegment',
-  'labelList',
-  'labelValue',
-  'matchMediaType',
-  'matrixAssignments',
-  'matrixList',
-  'matrixValue',
-  'missing',
-  'otherFields',
-  'ownField',
-  'pairFields',
-  'parseInteger',
-  'parseJson',
-  'parseNumber',
-  'parseScalar',
-  'prefixFailures',
-  'readJsonInteger',
-  'readJsonString',
-  'readJsonValue',
-  'repeated',
-  'repeatedElements',
-  'repeatedJson',
-  'responseValidatorTables',
-  'scalarList',
-  'scratch',
-  'selectResponse',
-  'singleFile',
-  'splitText',
-  'unsupportedMediaType',
-  'unsupportedParameters',
-  'validateWith',
-  'wrongBodyShape',
-  'wrongFileCount',
-];
-
-/** Helpers the template itself calls. */
-const ALWAYS = new Set(['validateWith', 'checkResponse', 'checkResponseHeaders', 'responseValidatorTables', 'selectResponse']);
-
-const ERROR_FUNCTION = 'errorBody';
 
 export interface ValidatorsSource {
   validators: string;
@@ -90,72 +20,67 @@ export interface ValidatorsSource {
 
 /** Both generated modules as text, from the model alone. */
 export function renderValidators(model: ApiModel, templatesDir: string, command: string): ValidatorsSource {
-  const ctx = new EmitContext(model, buildCheckBody);
-  const responseBodies: { name: string; comment: string; body: string[] }[] = [];
+  const ctx = emitContext(model);
+  // Exported Standard Schema names: component schemas first (sorted), then each operation's request and response.
+  const schemaExports = new Map([...model.schemas].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((s) => [s.name, ctx.names.unique(`${s.names.pascal}Schema`)]));
+  const operationExports = model.operations.map((o) => ({ request: ctx.names.unique(`${o.names.pascal}RequestSchema`), response: ctx.names.unique(`${o.names.pascal}ResponseSchema`) }));
+  const own: OwnFunction[] = [];
 
-  const operations = model.operations.map((operation) => {
+  const operations = model.operations.map((operation, index) => {
     const where = commentText(`${operation.method.toUpperCase()} ${model.basePath}${operation.path}`);
     const decoder = decoderBody(operation, ctx);
-    const response = responseFunction(operation, ctx);
-    if (response.body !== undefined) {
-      responseBodies.push({ name: response.name, comment: `Success body of ${where}.`, body: response.body });
-    }
+    const response = responseFunction(operation, ctx, own);
+    const table = responseTable(operation, ctx, response.name, own).map((entry) => ({
+      key: literal(entry.key),
+      media: entry.media.length === 0 ? '{}' : `{ ${entry.media.map((m) => `${literal(m.type)}: ${m.fn ?? 'null'}`).join(', ')} }`,
+    }));
+    const headers = headerTable(operation, ctx, own)?.map((e) => ({ key: literal(e.key), headers: e.headers }));
+    const constant = constantName(operation.names.pascal);
     return {
       id: commentText(operation.id),
+      where,
       camel: operation.names.camel,
       pascal: operation.names.pascal,
-      method: operation.method.toUpperCase(),
-      path: commentText(`${model.basePath}${operation.path}`),
-      decoderBody: indent(decoder).join('\n'),
+      decoderBody: print(decoder, 'return;', 1).join('\n'),
       responseFunction: response.name,
       responseTest: response.test,
+      responsesTable: ctx.names.unique(`${constant}_RESPONSES`),
+      responses: table,
+      headersTable: headers === undefined ? undefined : ctx.names.unique(`${constant}_RESPONSE_HEADERS`),
+      headers,
+      requestSchema: operationExports[index]!.request,
+      responseSchema: operationExports[index]!.response,
     };
   });
 
-  const errorBody = errorBodyCheck(ctx);
-  // One function per named schema, whether or not an operation uses it.
-  const schemaEntries = model.schemas.map((named) => ({ key: literal(named.name), fn: ctx.schemaFunction(named.name) }));
-  // Every declared response by status and media type; emitted last, so that adding them renames no earlier function.
-  const tableBodies: { name: string; comment: string; body: string[] }[] = [];
-  const tables = model.operations.map((operation, index) => ({
-    camel: operation.names.camel,
-    responses: responseTable(operation, ctx, operations[index]!.responseFunction, tableBodies).map((entry) => ({
-      key: literal(entry.key),
-      media: entry.media.length === 0 ? '{}' : `{ ${entry.media.map((m) => `${literal(m.type)}: ${m.fn ?? 'null'}`).join(', ')} }`,
-    })),
+  const errorBody = { name: ctx.names.unique('checkErrorBody'), comment: 'Any error body, by its code.', body: errorBodyCheck(ctx) };
+  // One function per named schema, whether or not an operation uses it, with its predicate for its Standard Schema.
+  const schemaEntries = model.schemas.map((named) => ({
+    key: literal(named.name),
+    fn: ctx.schemaFunction(named.name),
+    test: predicateOf({ kind: 'ref', name: named.name }, ctx, named.names.pascal),
+    exported: schemaExports.get(named.name)!,
+    comment: commentText(named.name),
   }));
 
-  // Declared response headers, for operations that declare any; their functions come after the body tables'.
-  const headerTables = model.operations.flatMap((operation) => {
-    const entries = headerTable(operation, ctx, tableBodies);
-    return entries === undefined ? [] : [{ camel: operation.names.camel, responses: entries.map((e) => ({ key: literal(e.key), headers: e.headers })) }];
-  });
-
-  const functions = [
-    ...ctx.functions(),
-    ...responseBodies,
-    { name: ERROR_FUNCTION, comment: 'Any error body, by its code.', body: errorBody },
-    ...tableBodies,
-  ].map((fn) => ({ name: fn.name, comment: fn.comment, body: indent(fn.body).join('\n') }));
-
-  const code = [ctx.constants.join('\n'), ...functions.map((f) => f.body), ...operations.map((o) => o.decoderBody), ...headerTables.flatMap((t) => t.responses.map((r) => r.headers))].join('\n');
+  const functions = [...ctx.functions(), ...own, errorBody].map((fn) => ({ name: fn.name, comment: fn.comment, body: print(fn.body, 'return;', 1).join('\n') }));
   const view = {
     banner: banner(model, command, 'line'),
-    typeImports: model.operations.map((o) => `${o.names.pascal}Params`),
-    runtimeTypes: 'Decoded, Failure, HeadersLike, HeaderTable, Issue, RawRequest, ResponseCheck, ResponseTable, ValidateOptions',
-    runtimeImports: RUNTIME_HELPERS.filter((name) => ALWAYS.has(name) || new RegExp(`\\b${name}\\b`).test(code)),
+    typeImports: model.operations.flatMap((o) => [`${o.names.pascal}Params`, `${o.names.pascal}Response`]),
+    hasSchemas: model.schemas.length > 0,
     constants: ctx.constants,
     functions,
     operations,
     operationNames: model.operations.map((o) => literal(o.names.camel)),
     schemaNames: schemaEntries.map((e) => e.key),
     schemaEntries,
-    errorFunction: ERROR_FUNCTION,
-    tables,
-    headerTables,
+    errorFunction: errorBody.name,
   };
+  // The template itself calls these; every other import is what the emitted checks used.
+  for (const name of ['validateWith', 'checkResponse', 'checkResponseHeaders', 'responseValidatorTables', 'selectResponse', 'checkSchema', 'decoderSchema'] as const) ctx.use(name);
+  for (const name of ['Decoded', 'Failure', 'HeadersLike', 'HeaderTable', 'Issue', 'RawRequest', 'ResponseCheck', 'ResponseTable', 'StandardSchemaV1', 'ValidateOptions'] as const) ctx.useType(name);
   const templates = loadTemplates(templatesDir);
-  return { validators: templates.validators(view), runtime: runtimeFile('validators-runtime.ts', model, command), warnings: ctx.warnings };
+  return { validators: templates.validators({ ...view, runtimeImports: ctx.runtimeImports(), runtimeTypes: ctx.runtimeTypeImports().join(', ') }), runtime: runtimeFile('validators-runtime.ts', model, command), warnings: ctx.warnings };
 }
 
 export const target: Target = {

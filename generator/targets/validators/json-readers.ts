@@ -10,11 +10,10 @@
  * unchanged.
  */
 import type { ObjectSchema, Property, Schema } from '../../model/types.js';
-import { indent, literal } from './code.js';
+import { block, print, ret, type Stmt } from './builder.js';
+import { literal } from './code.js';
 import type { EmitContext } from './context.js';
 
-/** The general reader in the runtime, for values whose schema lists no keys. */
-const GENERAL = 'readJsonValue';
 
 /** Objects listing more properties than this are read by the general reader (a long chain of key comparisons). */
 const MAX_PROPERTIES = 32;
@@ -22,7 +21,6 @@ const MAX_PROPERTIES = 32;
 interface ReaderState {
   /** Reader names by the canonical text of the schema they read (copies of one shape share a reader). */
   readers: Map<string, string>;
-  count: number;
 }
 
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'deprecated', 'featureLevel', 'changes', 'unspecified', 'readOnly', 'writeOnly', 'refName', 'names']);
@@ -42,7 +40,7 @@ const states = new WeakMap<EmitContext, ReaderState>();
 function state(ctx: EmitContext): ReaderState {
   let found = states.get(ctx);
   if (found === undefined) {
-    found = { readers: new Map(), count: 0 };
+    found = { readers: new Map() };
     states.set(ctx, found);
   }
   return found;
@@ -52,8 +50,8 @@ function state(ctx: EmitContext): ReaderState {
  * The reader function for a JSON-encoded parameter's schema, or undefined
  * when its shape lists no object keys (JSON.parse reads it as fast).
  */
-export function jsonReader(schema: Schema, ctx: EmitContext): string | undefined {
-  return shaped(schema, ctx) ? readerOf(schema, ctx) : undefined;
+export function jsonReader(schema: Schema, ctx: EmitContext, label: string): string | undefined {
+  return shaped(schema, ctx) ? readerOf(schema, ctx, label) : undefined;
 }
 
 /** A key the reader can compare with the text as written: no characters JSON must escape, and not `__proto__`. */
@@ -95,89 +93,82 @@ function mayBeString(schema: Schema, ctx: EmitContext, seen: Set<string> = new S
   return schema.kind === 'string';
 }
 
-/** The reader's name for `schema`: a generated function, `readJsonString`, or the general reader. */
-function readerOf(schema: Schema, ctx: EmitContext): string {
+/** The reader's name for `schema`: a generated function (named after `label`), `readJsonString`, or the general reader. */
+function readerOf(schema: Schema, ctx: EmitContext, label: string): string {
   if (!shaped(schema, ctx)) {
-    if (mayBeString(schema, ctx)) return 'readJsonString';
+    if (mayBeString(schema, ctx)) return ctx.use('readJsonString');
     const kind = ctx.resolve(schema).kind;
-    return kind === 'integer' || kind === 'number' ? 'readJsonInteger' : GENERAL;
+    return ctx.use(kind === 'integer' || kind === 'number' ? 'readJsonInteger' : 'readJsonValue');
   }
   const st = state(ctx);
   // A reference reads as its named schema, with one function per name.
   let node = schema;
-  let base: string | undefined;
+  let owner = label;
+  let named = false;
   if (schema.kind === 'ref') {
-    const named = ctx.namedSchema(schema.name);
-    node = named.schema;
-    base = `readJson${named.names.pascal}`;
+    owner = ctx.namedSchema(schema.name).names.pascal;
+    named = true;
+    node = ctx.namedSchema(schema.name).schema;
     while (node.kind === 'ref') node = ctx.namedSchema(node.name).schema;
   }
-  const key = base ?? canonical(node);
+  const key = named ? `ref:${owner}` : canonical(node);
   const existing = st.readers.get(key);
   if (existing !== undefined) return existing;
-  const name = base ?? `readJson${++st.count}`;
+  const name = ctx.names.unique(`readJson${owner}`);
   st.readers.set(key, name); // placeholder: recursive schemas call the function being built
-  const slot = ctx.constants.push('') - 1;
-  const body = readerBody(node, ctx);
-  ctx.constants[slot] = [`const ${name} = (c: JsonCursor): unknown => {`, ...indent(body), '};'].join('\n');
+  const slot = ctx.declare();
+  const body = readerBody(node, ctx, owner);
+  ctx.define(slot, [`const ${name} = (c: ${ctx.useType('JsonCursor')}): unknown => {`, ...print(body, 'return;', 1), '};'].join('\n'));
   return name;
 }
 
 /** The statements of a reader for a node that `shaped` accepts. */
-function readerBody(schema: Schema, ctx: EmitContext): string[] {
+function readerBody(schema: Schema, ctx: EmitContext, label: string): Stmt[] {
   switch (schema.kind) {
     case 'object':
-      return objectReader(readableProperties(schema), ctx);
+      return objectReader(readableProperties(schema), ctx, label);
     case 'array':
-      return listReader(readerOf(schema.items!, ctx));
+      return listReader(readerOf(schema.items!, ctx, `${label}Item`), ctx);
     case 'union':
-      return unionReader(schema.variants, ctx);
+      return unionReader(schema.variants, ctx, label);
     default:
       throw new Error(`no JSON reader for a ${schema.kind} schema`);
   }
 }
 
-function objectReader(properties: Property[], ctx: EmitContext): string[] {
-  const names = ctx.constant('JSON_KEYS', `[${properties.map((p) => literal(p.name)).join(', ')}]`);
-  const branches = properties.flatMap((property, index) => [
-    `${index === 0 ? 'if' : '} else if'} (i === ${index}) {`,
-    `  v = ${readerOf(property.schema, ctx)}(c);`,
-    '  if (v === JSON_MISS) return v;',
-    `  o[${literal(property.name)}] = v;`,
-  ]);
+function objectReader(properties: Property[], ctx: EmitContext, label: string): Stmt[] {
+  const names = ctx.constant(`${label}JsonKeys`, `[${properties.map((p) => literal(p.name)).join(', ')}]`);
+  const miss = ctx.use('JSON_MISS');
+  let chain: Stmt[] = [{ kind: 'if', cond: `i === -2 || !${ctx.use('jsonMember')}(c, o)`, then: [ret(miss)], else: [] }];
+  for (let index = properties.length - 1; index >= 0; index--) {
+    const property = properties[index]!;
+    const read = [`v = ${readerOf(property.schema, ctx, `${label}${property.names.pascal}`)}(c);`, `if (v === ${miss}) return v;`, `o[${literal(property.name)}] = v;`];
+    chain = [{ kind: 'if', cond: `i === ${index}`, then: read, else: chain }];
+  }
   return [
     'const o: Record<string, unknown> = {};',
-    'const open = jsonOpen(c, 123, 125);',
-    'if (open < 0) return readJsonValue(c);',
+    `const open = ${ctx.use('jsonOpen')}(c, 123, 125);`,
+    `if (open < 0) return ${ctx.use('readJsonValue')}(c);`,
     'if (open === 0) return o;',
-    'for (;;) {',
-    `  const i = jsonField(c, ${names});`,
-    '  let v: unknown;',
-    ...indent(branches),
-    '  } else if (i === -2 || !jsonMember(c, o)) {',
-    '    return JSON_MISS;',
-    '  }',
-    '  const d = jsonNext(c, 125);',
-    '  if (d === 0) return o;',
-    '  if (d < 0) return JSON_MISS;',
-    '}',
+    block('for (;;)', [
+      `const i = ${ctx.use('jsonField')}(c, ${names});`,
+      'let v: unknown;',
+      ...chain,
+      `const d = ${ctx.use('jsonNext')}(c, 125);`,
+      'if (d === 0) return o;',
+      `if (d < 0) return ${miss};`,
+    ], 'loop'),
   ];
 }
 
-function listReader(item: string): string[] {
+function listReader(item: string, ctx: EmitContext): Stmt[] {
+  const miss = ctx.use('JSON_MISS');
   return [
     'const a: unknown[] = [];',
-    'const open = jsonOpen(c, 91, 93);',
-    'if (open < 0) return readJsonValue(c);',
+    `const open = ${ctx.use('jsonOpen')}(c, 91, 93);`,
+    `if (open < 0) return ${ctx.use('readJsonValue')}(c);`,
     'if (open === 0) return a;',
-    'for (;;) {',
-    `  const v = ${item}(c);`,
-    '  if (v === JSON_MISS) return v;',
-    '  a.push(v);',
-    '  const d = jsonNext(c, 93);',
-    '  if (d === 0) return a;',
-    '  if (d < 0) return JSON_MISS;',
-    '}',
+    block('for (;;)', [`const v = ${item}(c);`, `if (v === ${miss}) return v;`, 'a.push(v);', `const d = ${ctx.use('jsonNext')}(c, 93);`, 'if (d === 0) return a;', `if (d < 0) return ${miss};`], 'loop'),
   ];
 }
 
@@ -186,7 +177,7 @@ function listReader(item: string): string[] {
  * first variant's schema for a key they share), its lists by the first list
  * variant's items: the first character of the text says which.
  */
-function unionReader(variants: Schema[], ctx: EmitContext): string[] {
+function unionReader(variants: Schema[], ctx: EmitContext, label: string): Stmt[] {
   const objects: Schema[] = [];
   const lists: Schema[] = [];
   const seen = new Set<string>();
@@ -202,15 +193,15 @@ function unionReader(variants: Schema[], ctx: EmitContext): string[] {
     else if (node.kind === 'array' && shaped(variant, ctx)) lists.push(variant);
   };
   variants.forEach(collect);
-  const objectReaderName = objects.length === 0 ? undefined : objects.length === 1 ? readerOf(objects[0]!, ctx) : mergedObjectReader(objects, ctx);
-  const listReaderName = lists.length === 0 ? undefined : readerOf(lists[0]!, ctx);
+  const objectReaderName = objects.length === 0 ? undefined : objects.length === 1 ? readerOf(objects[0]!, ctx, `${label}Object`) : mergedObjectReader(objects, ctx, `${label}Object`);
+  const listReaderName = lists.length === 0 ? undefined : readerOf(lists[0]!, ctx, `${label}List`);
   // Each shaped reader reads any other value by the general reader itself.
-  if (listReaderName === undefined) return [`return ${objectReaderName!}(c);`];
-  if (objectReaderName === undefined) return [`return ${listReaderName}(c);`];
-  return ['const k = jsonKind(c);', `if (k === 123) return ${objectReaderName}(c);`, `if (k === 91) return ${listReaderName}(c);`, 'return readJsonValue(c);'];
+  if (listReaderName === undefined) return [ret(`${objectReaderName!}(c)`)];
+  if (objectReaderName === undefined) return [ret(`${listReaderName}(c)`)];
+  return [`const k = ${ctx.use('jsonKind')}(c);`, `if (k === 123) return ${objectReaderName}(c);`, `if (k === 91) return ${listReaderName}(c);`, ret(`${ctx.use('readJsonValue')}(c)`)];
 }
 
-function mergedObjectReader(objects: Schema[], ctx: EmitContext): string {
+function mergedObjectReader(objects: Schema[], ctx: EmitContext, label: string): string {
   const properties = new Map<string, Property>();
   for (const variant of objects) {
     let node = variant;
@@ -219,5 +210,5 @@ function mergedObjectReader(objects: Schema[], ctx: EmitContext): string {
     for (const property of readableProperties(node)) if (!properties.has(property.name)) properties.set(property.name, property);
   }
   const merged: ObjectSchema = { kind: 'object', properties: [...properties.values()].slice(0, MAX_PROPERTIES), additionalProperties: true };
-  return readerOf(merged, ctx);
+  return readerOf(merged, ctx, label);
 }

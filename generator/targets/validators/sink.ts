@@ -1,86 +1,86 @@
+import { EXIT, ifBlock, ret, type Stmt } from './builder.js';
 import { literal, pathExpression, type PathPart } from './code.js';
-import type { Scope } from './context.js';
+import { partLocal, type EmitContext, type Scope } from './context.js';
 
 /**
  * What a failed check does. Check functions (response validators, named
  * schemas) collect failures into `out` and stop unless `all`; decoders return
- * a BAD_REQUEST result for the parameter at the first failure.
+ * a BAD_REQUEST result for the parameter at the first failure; predicates
+ * return `false`.
  */
 export interface Sink {
-  /** Statements run when a check fails; they return when the check must stop. */
-  fail(rule: string, path: PathPart[], message: string): string[];
+  kind: 'collect' | 'decode' | 'test';
+  /** Statements run when a check fails; they leave when the check must stop. */
+  fail(rule: string, path: PathPart[], message: string): Stmt[];
   /** Statements that run check function `fn` on `value` found at `path`. */
-  call(fn: string, value: string, path: PathPart[], scope: Scope): string[];
+  call(fn: string, value: string, path: PathPart[], scope: Scope): Stmt[];
   /** Expression for strict mode (unknown properties reported). */
   strict: string;
-  /** Set on the sink of predicate functions, whose failures only return `false` (no rule, path or message). */
-  test?: boolean;
-  /** The same sink with strict mode off, for sinks `withoutStrict` cannot derive by itself. */
-  relaxed?(): Sink;
+  /**
+   * The same sink with strict mode off: for the extra `allOf` members of a
+   * schema, which see only part of an object whose keys the schema's own
+   * check (knowing every member's keys) already vets.
+   */
+  relaxed(): Sink;
 }
 
-export const collectSink: Sink = {
-  fail(rule, path, message) {
-    return [
-      `out.push({ path: ${pathExpression(path)}, message: ${literal(message)}, rule: ${literal(rule)} });`,
-      'if (!all) return;',
-    ];
-  },
-  call(fn, value, path, scope) {
-    const mark = scope.next('n');
-    const after =
-      path.length === 0
-        ? ['if (!all) return;']
-        : [`prefixFailures(out, ${mark}, ${pathExpression(path)});`, 'if (!all) return;'];
-    return [
-      `const ${mark} = out.length;`,
-      `${fn}(${value}, out, all, strict);`,
-      `if (out.length !== ${mark}) {`,
-      ...after.map((line) => `  ${line}`),
-      '}',
-    ];
-  },
-  strict: 'strict',
-};
+/** The sink of check functions `(v, out, all, strict)`: failures are pushed to `out`. */
+export function collectSink(ctx: EmitContext, strict = 'strict'): Sink {
+  return {
+    kind: 'collect',
+    fail(rule, path, message) {
+      return [`out.push({ path: ${pathExpression(path)}, message: ${literal(message)}, rule: ${literal(rule)} });`, ...ifBlock('!all', [EXIT])];
+    },
+    call(fn, value, path, scope) {
+      const mark = partLocal(scope, value, 'mark');
+      const after: Stmt[] = path.length === 0 ? ifBlock('!all', [EXIT]) : [`${ctx.use('prefixFailures')}(out, ${mark}, ${pathExpression(path)});`, ...ifBlock('!all', [EXIT])];
+      return [`const ${mark} = out.length;`, `${fn}(${value}, out, all, ${strict});`, ...ifBlock(`out.length !== ${mark}`, after)];
+    },
+    strict,
+    relaxed: () => collectSink(ctx, 'false'),
+  };
+}
 
 /**
  * The sink of one decoder parameter: every failure becomes its BAD_REQUEST
- * result. `test` names the predicate of a check function: a valid value is
- * tested by it alone, and only an invalid one runs the check for its failure.
+ * result. A valid value is tested by the predicate of a check function
+ * alone, and only an invalid one runs the check for its failure.
  */
-export function decodeSink(parameter: string, test: (fn: string) => string): Sink {
+export function decodeSink(ctx: EmitContext, parameter: string): Sink {
   const name = literal(parameter);
-  return {
+  const sink: Sink = {
+    kind: 'decode',
     fail(rule, path, message) {
-      return [`return invalid(${name}, ${literal(rule)}, ${pathExpression(path)}, ${literal(message)});`];
+      return [ret(`${ctx.use('invalid')}(${name}, ${literal(rule)}, ${pathExpression(path)}, ${literal(message)})`)];
     },
     call(fn, value, path, scope) {
-      const found = scope.next('f');
-      return [
-        `if (!${test(fn)}(${value}, false)) {`,
-        `  const ${found}: Failure[] = [];`,
-        `  ${fn}(${value}, ${found}, false, false);`,
-        `  if (${found}.length !== 0) return invalidFrom(${name}, ${found}[0]!, ${pathExpression(path)});`,
-        '}',
-      ];
+      const found = partLocal(scope, value, 'failures');
+      return ifBlock(`!${ctx.predicateOfFunction(fn)}(${value}, false)`, [
+        `const ${found}: Failure[] = [];`,
+        `${fn}(${value}, ${found}, false, false);`,
+        `if (${found}.length !== 0) return ${ctx.use('invalidFrom')}(${name}, ${found}[0]!, ${pathExpression(path)});`,
+      ]);
     },
     strict: 'false',
+    relaxed: () => sink,
   };
+  return sink;
 }
 
 /**
- * The same sink, with strict mode off: for the extra `allOf` members of a
- * schema, which see only part of an object whose keys the schema's own check
- * (knowing every member's keys) already vets.
+ * The sink of predicate functions `(v, strict) => boolean`: a failure is
+ * `return false;`, a named or shared schema is its own predicate. They run
+ * where only "does it match" matters (union variants, `not`, `contains`) and
+ * first in every check function, so a valid value never builds a failure
+ * record, a path or a message, and never reads `out`.
  */
-export function withoutStrict(sink: Sink): Sink {
-  if (sink.strict === 'false') return sink;
-  if (sink.relaxed !== undefined) return sink.relaxed();
+export function testSink(ctx: EmitContext, strict = 'strict'): Sink {
   return {
-    fail: sink.fail,
-    call(fn, value, path, scope) {
-      return sink.call(fn, value, path, scope).map((line) => line.replace(`${fn}(${value}, out, all, strict);`, `${fn}(${value}, out, all, false);`));
-    },
-    strict: 'false',
+    kind: 'test',
+    fail: () => [ret('false')],
+    call: (fn, value) => [`if (!${ctx.predicateOfFunction(fn)}(${value}, ${strict})) return false;`],
+    strict,
+    relaxed: () => testSink(ctx, 'false'),
   };
 }
+

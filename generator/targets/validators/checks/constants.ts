@@ -6,12 +6,12 @@ import type { EmitContext } from '../context.js';
 const INLINE_LIMIT = 4;
 
 /** An expression that is true when `value` is not one of `values`. */
-export function enumMiss(value: string, values: readonly (string | number)[], ctx: EmitContext, prefix = 'ENUM'): string {
+export function enumMiss(value: string, values: readonly (string | number)[], ctx: EmitContext, name: string): string {
   if (values.length <= INLINE_LIMIT) {
     return values.length === 0 ? 'true' : values.map((v) => `${value} !== ${literal(v)}`).join(' && ');
   }
   const type = typeof values[0] === 'number' ? 'number' : 'string';
-  const set = ctx.constant(prefix, `new Set<${type}>(${listLiteral(values)})`);
+  const set = ctx.constant(name, `new Set<${type}>(${listLiteral(values)})`, 'call');
   return `!${set}.has(${value})`;
 }
 
@@ -19,14 +19,14 @@ export function enumMiss(value: string, values: readonly (string | number)[], ct
  * A hoisted RegExp for a schema pattern: plain ECMA-262, or Unicode mode when
  * the pattern needs it (`\p{L}`), as the model decided (`patternFlags`).
  */
-export function patternConstant(pattern: string, ctx: EmitContext): string {
+export function patternConstant(pattern: string, ctx: EmitContext, name: string): string {
   const flags = patternFlags(pattern);
   try {
     new RegExp(pattern, flags);
   } catch (error) {
     throw new Error(`invalid pattern ${literal(pattern)}: ${(error as Error).message}`);
   }
-  return ctx.constant('PATTERN', flags === '' ? `new RegExp(${literal(pattern)})` : `new RegExp(${literal(pattern)}, "u")`);
+  return ctx.constant(name, flags === '' ? `new RegExp(${literal(pattern)})` : `new RegExp(${literal(pattern)}, "u")`, 'call');
 }
 
 /** Patterns that only say "one or more ASCII digits" (map keys that are IDs). */
@@ -37,7 +37,7 @@ const DIGITS = new Set(['^[0-9]+$', '^\\d+$']);
  * character loop for digit-only keys (several times cheaper than a RegExp
  * call on short strings), the hoisted RegExp otherwise.
  */
-export function patternTest(pattern: string, value: string, ctx: EmitContext): string {
+export function patternTest(pattern: string, value: string, ctx: EmitContext, name: string): string {
   if (DIGITS.has(pattern)) {
     const digits = ctx.helper(
       'allDigits',
@@ -54,7 +54,7 @@ export function patternTest(pattern: string, value: string, ctx: EmitContext): s
     );
     return `${digits}(${value})`;
   }
-  return `${patternConstant(pattern, ctx)}.test(${value})`;
+  return `${patternConstant(pattern, ctx, name)}.test(${value})`;
 }
 
 /** `jsonEqual(a, b)`: equality of JSON values (numbers by value, objects by keys whatever their order). */
@@ -127,7 +127,7 @@ const FORMATS: Record<string, string> = {
 export function formatConstant(format: string, ctx: EmitContext): string | undefined {
   const pattern = FORMATS[format];
   if (pattern === undefined) return undefined;
-  return ctx.constant('FORMAT', `/${pattern}/`);
+  return ctx.constant(`${format} format`, `/${pattern}/`);
 }
 
 export const CHECKED_FORMATS = Object.keys(FORMATS);

@@ -1,7 +1,8 @@
 import type { Schema } from '../../../model/types.js';
-import { ifBlock, type PathPart } from '../code.js';
-import type { EmitContext, Scope } from '../context.js';
-import { withoutStrict, type Sink } from '../sink.js';
+import { guard, ifBlock, type Guard, type Stmt } from '../builder.js';
+import type { PathPart } from '../code.js';
+import { partLocal, type EmitContext, type Scope } from '../context.js';
+import type { Sink } from '../sink.js';
 import { checkAny } from './any.js';
 import { checkArray } from './array.js';
 import { checkBoolean } from './boolean.js';
@@ -21,6 +22,8 @@ export interface CheckArgs<S extends Schema = Schema> {
   sink: Sink;
   ctx: EmitContext;
   scope: Scope;
+  /** What the value is, in PascalCase words (`OwnUser`, `OwnUserProfileData`): module-level names made for it start so. */
+  label: string;
   /**
    * What enclosing code already established: `true` the value's JavaScript
    * type class (`typeof`), `'exact'` its full type (e.g. a decoded integer).
@@ -38,8 +41,8 @@ export interface CheckArgs<S extends Schema = Schema> {
  * Statements that check `args.value` against `args.schema`: only the keywords
  * present, then the schema's extra `allOf` members and its `not`.
  */
-export function emitCheck(args: CheckArgs): string[] {
-  const shared = args.ctx.sharedFunction(args.schema);
+export function emitCheck(args: CheckArgs): Stmt[] {
+  const shared = args.ctx.sharedFunction(args.schema, args.label);
   if (shared !== undefined) return args.sink.call(shared, args.value, args.path, args.scope);
   const own = emitOwn(args);
   const { schema } = args;
@@ -47,16 +50,16 @@ export function emitCheck(args: CheckArgs): string[] {
   const lines = [...own];
   const ownClass = schema.kind === 'ref' || schema.kind === 'union' ? undefined : typeClassOf(schema, args.ctx);
   const known = ownClass === undefined ? args.known : { value: args.value, typeClass: ownClass };
-  for (const member of schema.allOf ?? []) lines.push(...emitCheck({ ...args, schema: member, typeKnown: false, sink: withoutStrict(args.sink), known }));
+  for (const member of schema.allOf ?? []) lines.push(...emitCheck({ ...args, schema: member, typeKnown: false, sink: args.sink.relaxed(), known }));
   if (schema.not !== undefined) {
-    const count = args.scope.next('c');
-    const attempt = matchCount(schema.not, args);
+    const count = partLocal(args.scope, args.value, 'matched');
+    const attempt = matchCount(schema.not, { ...args, label: `${args.label}Not` });
     lines.push(`let ${count} = 0;`, ...attempt(args.value, count), ...ifBlock(`${count} !== 0`, args.sink.fail('not', args.path, `must not be ${describe(schema.not, args.ctx)}`)));
   }
   return lines;
 }
 
-function emitOwn(args: CheckArgs): string[] {
+function emitOwn(args: CheckArgs): Stmt[] {
   const { schema } = args;
   switch (schema.kind) {
     case 'string':
@@ -106,16 +109,16 @@ export function typeClassOf(schema: Schema, ctx: EmitContext): TypeClass | undef
   }
 }
 
-export function classGuard(typeClass: TypeClass, value: string): string {
+export function classGuard(typeClass: TypeClass, value: string): Guard {
   switch (typeClass) {
     case 'null':
-      return `${value} === null`;
+      return guard(`${value} === null`, `${value} !== null`);
     case 'array':
-      return `Array.isArray(${value})`;
+      return guard(`Array.isArray(${value})`, `!Array.isArray(${value})`);
     case 'object':
-      return `typeof ${value} === "object" && ${value} !== null && !Array.isArray(${value})`;
+      return guard(`typeof ${value} === "object" && ${value} !== null && !Array.isArray(${value})`);
     default:
-      return `typeof ${value} === "${typeClass}"`;
+      return guard(`typeof ${value} === "${typeClass}"`, `typeof ${value} !== "${typeClass}"`);
   }
 }
 
@@ -124,25 +127,11 @@ export function classGuard(typeClass: TypeClass, value: string): string {
  * is the full type test; `knownGuard` what remains of it when the class is
  * already known (e.g. `Number.isInteger(v)` for integers), if anything.
  */
-export function guarded(
-  args: CheckArgs,
-  guard: string,
-  knownGuard: string | undefined,
-  noun: string,
-  rest: string[],
-): string[] {
-  const test = args.typeKnown === 'exact' ? undefined : args.typeKnown ? knownGuard : guard;
+export function guarded(args: CheckArgs, full: Guard, knownGuard: Guard | undefined, noun: string, rest: Stmt[]): Stmt[] {
+  const test = args.typeKnown === 'exact' ? undefined : args.typeKnown ? knownGuard : full;
   if (test === undefined) return rest;
   // An inferred type constrains only values of that type (JSON Schema); others pass.
-  if (args.schema.implied === true) return rest.length === 0 ? [] : ifBlock(test, rest);
+  if (args.schema.implied === true) return rest.length === 0 ? [] : ifBlock(test.test, rest);
   const failure = args.sink.fail('type', args.path, `must be ${noun}`);
-  return ifBlock(negate(test), failure, rest);
-}
-
-/** The negation of a guard, written the way a person would. */
-function negate(test: string): string {
-  const simple = /^(typeof \S+|\S+) === (\S+)$/.exec(test);
-  if (simple !== null) return `${simple[1]} !== ${simple[2]}`;
-  if (/^[A-Za-z.]+\([A-Za-z0-9]+\)$/.test(test)) return `!${test}`;
-  return `!(${test})`;
+  return ifBlock(test.negated, failure, rest);
 }

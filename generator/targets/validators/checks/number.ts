@@ -1,17 +1,18 @@
 import type { IntegerSchema, NumberSchema } from '../../../model/types.js';
-import { ifBlock, literal } from '../code.js';
+import { guard, ifBlock, type Stmt } from '../builder.js';
+import { literal } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
 import { guarded, type CheckArgs } from './dispatch.js';
 import { enumMiss } from './constants.js';
 
-function constraints(args: CheckArgs<IntegerSchema | NumberSchema>): string[] {
+function constraints(args: CheckArgs<IntegerSchema | NumberSchema>): Stmt[] {
   const { schema, value, sink, path, ctx } = args;
-  const lines: string[] = [];
+  const lines: Stmt[] = [];
   if (schema.const !== undefined) {
     lines.push(...ifBlock(`${value} !== ${literal(schema.const)}`, sink.fail('const', path, `must be ${schema.const}`)));
   }
   if (schema.enum !== undefined) {
-    lines.push(...ifBlock(enumMiss(value, schema.enum, ctx), sink.fail('enum', path, `must be one of ${schema.enum.join(', ')}`)));
+    lines.push(...ifBlock(enumMiss(value, schema.enum, ctx, `${args.label}Values`), sink.fail('enum', path, `must be one of ${schema.enum.join(', ')}`)));
   }
   const bound = (key: keyof NumberSchema, operator: string, message: string) => {
     const limit = schema[key] as number | undefined;
@@ -31,25 +32,27 @@ function constraints(args: CheckArgs<IntegerSchema | NumberSchema>): string[] {
 
 // Number.isInteger and Number.isFinite are false for anything but a number, so
 // `typeof` is written only where later comparisons need TypeScript to know the type.
-export function checkInteger(args: CheckArgs<IntegerSchema>): string[] {
+export function checkInteger(args: CheckArgs<IntegerSchema>): Stmt[] {
   const { value } = args;
   const rest = constraints(args);
+  const known = guard(`Number.isInteger(${value})`, `!Number.isInteger(${value})`);
   return guarded(
     args,
-    rest.length === 0 ? `Number.isInteger(${value})` : `typeof ${value} === "number" && Number.isInteger(${value})`,
-    `Number.isInteger(${value})`,
+    rest.length === 0 ? known : guard(`typeof ${value} === "number" && Number.isInteger(${value})`),
+    known,
     KIND_NOUN.integer,
     rest,
   );
 }
 
-export function checkNumber(args: CheckArgs<NumberSchema>): string[] {
+export function checkNumber(args: CheckArgs<NumberSchema>): Stmt[] {
   const { value } = args;
   const rest = constraints(args);
+  const known = guard(`Number.isFinite(${value})`, `!Number.isFinite(${value})`);
   return guarded(
     args,
-    rest.length === 0 ? `Number.isFinite(${value})` : `typeof ${value} === "number" && Number.isFinite(${value})`,
-    `Number.isFinite(${value})`,
+    rest.length === 0 ? known : guard(`typeof ${value} === "number" && Number.isFinite(${value})`),
+    known,
     KIND_NOUN.number,
     rest,
   );

@@ -1,9 +1,10 @@
 import type { ObjectSchema, Property, Schema } from '../../../model/types.js';
-import type { EmitContext, Scope } from '../context.js';
-import { appendExpr, appendText, ifBlock, indent, isInheritedName, literal, propertySegment, withoutDeadCode } from '../code.js';
+import { EXIT, block, ifBlock, ret, type Stmt } from '../builder.js';
+import { partLocal, type EmitContext, type Scope } from '../context.js';
+import { appendExpr, appendText, isInheritedName, literal, propertySegment } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
 import { enumMiss, patternTest } from './constants.js';
-import { emitCheck, guarded, typeClassOf, type CheckArgs } from './dispatch.js';
+import { classGuard, emitCheck, guarded, typeClassOf, type CheckArgs } from './dispatch.js';
 
 /**
  * Property checks of one object longer than this many lines go to helper
@@ -13,10 +14,10 @@ import { emitCheck, guarded, typeClassOf, type CheckArgs } from './dispatch.js';
  */
 const CHUNK_LINES = 1500;
 
-export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
-  const { schema, value, sink, path, scope, ctx } = args;
-  const record = scope.next('o');
-  const rest: string[] = [`const ${record} = ${value} as Record<string, unknown>;`];
+export function checkObject(args: CheckArgs<ObjectSchema>): Stmt[] {
+  const { value, scope } = args;
+  const record = partLocal(scope, value, 'record');
+  const rest: Stmt[] = [`const ${record} = ${value} as Record<string, unknown>;`];
   rest.push(...propertyChecks(args, record, scope));
   return objectRest(args, record, rest);
 }
@@ -26,47 +27,64 @@ export function checkObject(args: CheckArgs<ObjectSchema>): string[] {
  * sink and path allow it), split into helper functions taking the record,
  * each called in turn.
  */
-function propertyChecks(args: CheckArgs<ObjectSchema>, record: string, scope: Scope): string[] {
-  const { schema, sink, path, ctx } = args;
+function propertyChecks(args: CheckArgs<ObjectSchema>, record: string, scope: Scope): Stmt[] {
+  const { schema, sink, path, ctx, label } = args;
   const perProperty = schema.properties.map((property) => checksOf(args, [property], record, scope));
-  const total = perProperty.reduce((sum, lines) => sum + lines.length, 0);
-  const collect = sink.test !== true && sink.fail('x', [], '').some((line) => line.startsWith('out.push('));
-  const splittable = (sink.test === true || collect) && path.every((part) => 'text' in part);
+  const total = perProperty.reduce((sum, stmts) => sum + size(stmts), 0);
+  const splittable = sink.kind !== 'decode' && path.every((part) => 'text' in part);
   if (total <= CHUNK_LINES || !splittable) return perProperty.flat();
-  // Chunks of about CHUNK_LINES lines; a helper's parameters carry the names the lines use (the record, out, all, strict).
-  const groups: string[][] = [[]];
-  for (const lines of perProperty) {
+  // Parts of about CHUNK_LINES lines; a part's parameters carry the names the statements use (the record, out, all, strict).
+  const groups: Stmt[][] = [[]];
+  let lines = 0;
+  for (const stmts of perProperty) {
     const last = groups[groups.length - 1]!;
-    if (last.length > 0 && last.length + lines.length > CHUNK_LINES) groups.push([...lines]);
-    else last.push(...lines);
+    const n = size(stmts);
+    if (last.length > 0 && lines + n > CHUNK_LINES) {
+      groups.push([...stmts]);
+      lines = n;
+    } else {
+      last.push(...stmts);
+      lines += n;
+    }
   }
-  return groups.flatMap((lines) => {
-    if (sink.test === true) {
-      const name = ctx.chunkFunction(`(${record}: Record<string, unknown>, strict: boolean): boolean`, withoutDeadCode([...lines, 'return true;']));
+  return groups.flatMap((stmts, index) => {
+    const base = `${sink.kind === 'test' ? 'matches' : 'check'}${label}Part${index + 1}`;
+    if (sink.kind === 'test') {
+      const name = ctx.partFunction(base, `(${record}: Record<string, unknown>, strict: boolean): boolean`, [...stmts, ret('true')], 'return true;');
       return [`if (!${name}(${record}, strict)) return false;`];
     }
-    // Collecting: where the check stops (a bare return), the helper returns true, and so does its caller.
-    const body = [...lines.map((line) => line.replace(/\breturn;/g, 'return true;')), 'return false;'];
-    const name = ctx.chunkFunction(`(${record}: Record<string, unknown>, out: Failure[], all: boolean, strict: boolean): boolean`, withoutDeadCode(body));
-    return [`if (${name}(${record}, out, all, strict)) return;`];
+    // Collecting: where the check stops, the part returns true, and so does its caller.
+    const name = ctx.partFunction(base, `(${record}: Record<string, unknown>, out: Failure[], all: boolean, strict: boolean): boolean`, [...stmts, ret('false')], 'return true;');
+    return ifBlock(`${name}(${record}, out, all, strict)`, [EXIT]);
   });
 }
 
-function checksOf(args: CheckArgs<ObjectSchema>, properties: readonly Property[], record: string, scope: Scope): string[] {
-  const { sink, path, ctx } = args;
-  const rest: string[] = [];
+/** About how many lines statements print as. */
+function size(stmts: readonly Stmt[]): number {
+  let n = 0;
+  for (const stmt of stmts) {
+    if (typeof stmt === 'string' || stmt.kind === 'return' || stmt.kind === 'exit') n += 1;
+    else if (stmt.kind === 'if') n += 2 + size(stmt.then) + (stmt.else.length === 0 ? 0 : 1 + size(stmt.else));
+    else n += 2 + size(stmt.body);
+  }
+  return n;
+}
+
+function checksOf(args: CheckArgs<ObjectSchema>, properties: readonly Property[], record: string, scope: Scope): Stmt[] {
+  const { sink, path, ctx, value, label } = args;
+  const rest: Stmt[] = [];
   for (const property of properties) {
     const key = literal(property.name);
     const propertyPath = appendText(path, propertySegment(property.name));
-    const element = scope.next('x');
-    const check = emitCheck({ ...args, scope, schema: property.schema, value: element, path: propertyPath, typeKnown: false });
+    const element = partLocal(scope, value, property.name);
+    const check = emitCheck({ ...args, scope, schema: property.schema, value: element, path: propertyPath, typeKnown: false, label: `${label}${property.names.pascal}` });
     if (!property.required && check.length === 0) continue;
     // Names like `constructor` would otherwise be found on Object.prototype.
     const read = isInheritedName(property.name)
       ? `Object.hasOwn(${record}, ${key}) ? ${record}[${key}] : undefined`
       : `${record}[${key}]`;
     rest.push(`const ${element} = ${read};`);
-    if (property.required && sink.test === true && typeClassOf(property.schema, ctx) !== undefined) {
+    if (property.required && sink.kind === 'test' && typeClassOf(property.schema, ctx) !== undefined) {
       // A predicate needs no "is required" of its own: the type test rejects `undefined` as well.
       rest.push(...check);
     } else if (property.required) {
@@ -78,11 +96,11 @@ function checksOf(args: CheckArgs<ObjectSchema>, properties: readonly Property[]
   return rest;
 }
 
-function objectRest(args: CheckArgs<ObjectSchema>, record: string, rest: string[]): string[] {
-  const { schema, value, sink, path, scope, ctx } = args;
+function objectRest(args: CheckArgs<ObjectSchema>, record: string, rest: Stmt[]): Stmt[] {
+  const { schema, value, sink, path, scope, ctx, label } = args;
 
   if (schema.minProperties !== undefined || schema.maxProperties !== undefined) {
-    const count = scope.next('n');
+    const count = partLocal(scope, value, 'count');
     rest.push(`const ${count} = Object.keys(${record}).length;`);
     if (schema.minProperties !== undefined) {
       rest.push(...ifBlock(`${count} < ${schema.minProperties}`, sink.fail('minProperties', path, `must have at least ${schema.minProperties} propert${schema.minProperties === 1 ? 'y' : 'ies'}`)));
@@ -94,14 +112,14 @@ function objectRest(args: CheckArgs<ObjectSchema>, record: string, rest: string[
   rest.push(...extraKeys(record));
   return guarded(
     args,
-    `typeof ${value} === "object" && ${value} !== null && !Array.isArray(${value})`,
+    classGuard('object', value),
     undefined,
     KIND_NOUN.object,
     rest.length === 1 ? [] : rest,
   );
 
   /** Checks on keys the schema does not list: `patternProperties`, `additionalProperties`, `propertyNames`, strict mode. */
-  function extraKeys(obj: string): string[] {
+  function extraKeys(obj: string): Stmt[] {
     const extra = schema.additionalProperties;
     // Keys the extra `allOf` members (a union of objects beside this one) know are known in strict mode too.
     const memberKeys = extra === true ? keysOf(schema.allOf ?? [], ctx) : [];
@@ -116,30 +134,31 @@ function objectRest(args: CheckArgs<ObjectSchema>, record: string, rest: string[
     // Without anything else to check, the strict-mode loop is skipped entirely in the default (open) mode.
     const loopOnlyWhenStrict = strictOnly && pattern === undefined && names === undefined && patterns.length === 0;
 
-    const key = scope.next('k');
-    const keyPath = appendExpr(path, `keySegment(${key})`);
-    const body: string[] = [];
+    const key = partLocal(scope, value, 'key');
+    const keyPath = appendExpr(path, `${ctx.use('keySegment')}(${key})`);
+    const body: Stmt[] = [];
     if (pattern !== undefined) {
       body.push(
         ...ifBlock(
-          `!${patternTest(pattern, key, ctx)}`,
+          `!${patternTest(pattern, key, ctx, `${label}KeyPattern`)}`,
           sink.fail('propertyNames', keyPath, `name must match the pattern ${literal(pattern)}`),
         ),
       );
     }
-    if (names !== undefined) body.push(...emitCheck({ ...args, schema: names, value: key, path: keyPath, typeKnown: true }));
+    if (names !== undefined) body.push(...emitCheck({ ...args, schema: names, value: key, path: keyPath, typeKnown: true, label: `${label}Key` }));
     // Keys matching a pattern: their values are checked, and they are not "additional".
     let matched: string | undefined;
     if (patterns.length > 0) {
-      matched = scope.next('p');
+      matched = partLocal(scope, value, 'matched');
       body.push(`let ${matched} = false;`);
-      for (const entry of patterns) {
-        const element = scope.next('x');
-        const check = emitCheck({ ...args, schema: entry.schema, value: element, path: keyPath, typeKnown: false });
-        body.push(...ifBlock(patternTest(entry.pattern, key, ctx), [`${matched} = true;`, ...(check.length > 0 ? [`const ${element} = ${obj}[${key}];`, ...check] : [])]));
-      }
+      patterns.forEach((entry, index) => {
+        const element = partLocal(scope, value, 'entry');
+        const entryLabel = `${label}Pattern${index + 1}`;
+        const check = emitCheck({ ...args, schema: entry.schema, value: element, path: keyPath, typeKnown: false, label: entryLabel });
+        body.push(...ifBlock(patternTest(entry.pattern, key, ctx, `${entryLabel}Key`), [`${matched} = true;`, ...(check.length > 0 ? [`const ${element} = ${obj}[${key}];`, ...check] : [])]));
+      });
     }
-    const unlisted: string[] = [];
+    const unlisted: Stmt[] = [];
     if (extra === false) {
       unlisted.push(...sink.fail('additionalProperties', keyPath, 'is not allowed'));
     } else if (extra === true) {
@@ -147,27 +166,22 @@ function objectRest(args: CheckArgs<ObjectSchema>, record: string, rest: string[
       if (loopOnlyWhenStrict) unlisted.push(...failure);
       else if (strictOnly) unlisted.push(...ifBlock(sink.strict, failure));
     } else {
-      const element = scope.next('x');
-      const check = emitCheck({ ...args, schema: extra, value: element, path: keyPath, typeKnown: false });
+      const element = partLocal(scope, value, 'entry');
+      const check = emitCheck({ ...args, schema: extra, value: element, path: keyPath, typeKnown: false, label: `${label}Value` });
       if (check.length > 0) unlisted.push(`const ${element} = ${obj}[${key}];`, ...check);
     }
     if (unlisted.length > 0) {
       const conditions: string[] = [];
-      if (listed) conditions.push(enumMiss(key, extra === true ? knownNames : schema.properties.map((p) => p.name), ctx, 'KEYS'));
+      if (listed) conditions.push(enumMiss(key, extra === true ? knownNames : schema.properties.map((p) => p.name), ctx, `${label}Keys`));
       if (matched !== undefined) conditions.push(`!${matched}`);
       body.push(...(conditions.length > 0 ? ifBlock(conditions.join(' && '), unlisted) : unlisted));
     }
     if (body.length === 0) return [];
     // Own enumerable keys, as JSON.stringify writes them and as minProperties counts them (decision 0019).
     // Indexed, not for...of: a smaller function that V8 still inlines into its callers.
-    const keys = scope.next('ks');
-    const index = scope.next('j');
-    const loop = [
-      `const ${keys} = Object.keys(${obj});`,
-      `for (let ${index} = 0; ${index} < ${keys}.length; ${index}++) {`,
-      ...indent([`const ${key} = ${keys}[${index}]!;`, ...body]),
-      '}',
-    ];
+    const keys = partLocal(scope, value, 'keys');
+    const index = partLocal(scope, value, 'j');
+    const loop: Stmt[] = [`const ${keys} = Object.keys(${obj});`, block(`for (let ${index} = 0; ${index} < ${keys}.length; ${index}++)`, [`const ${key} = ${keys}[${index}]!;`, ...body], 'loop')];
     return loopOnlyWhenStrict ? ifBlock(sink.strict, loop) : loop;
   }
 }

@@ -1,37 +1,24 @@
 import type { Schema } from '../../../model/types.js';
-import { withoutDeadCode } from '../code.js';
+import { ifBlock, ret, type Stmt } from '../builder.js';
 import type { EmitContext, Scope } from '../context.js';
-import { collectSink, type Sink } from '../sink.js';
+import { collectSink, testSink } from '../sink.js';
 import { emitCheck } from './dispatch.js';
 
-/**
- * The sink of predicate functions `(v, strict) => boolean`: a failure is
- * `return false;`, a named or shared schema is its own predicate. They run
- * where only "does it match" matters (union variants, `not`, `contains`) and
- * first in every check function, so a valid value never builds a failure
- * record, a path or a message, and never reads `out`.
- */
-export function testSink(ctx: EmitContext, strict: string): Sink {
-  return {
-    fail: () => ['return false;'],
-    call: (fn, value) => [`if (!${ctx.testFunction(ctx.functionSchema(fn), buildTestBody)}(${value}, ${strict})) return false;`],
-    strict,
-    test: true,
-    relaxed: () => testSink(ctx, 'false'),
-  };
-}
-
-function buildTestBody(schema: Schema, ctx: EmitContext, scope: Scope): string[] {
-  return withoutDeadCode([...emitCheck({ schema, value: 'v', path: [], sink: testSink(ctx, 'strict'), ctx, scope, typeKnown: false }), 'return true;']);
+/** The body of a predicate `(v, strict) => boolean` for `schema`: its checks with a sink whose failure is `return false;`. */
+export function buildTestBody(schema: Schema, ctx: EmitContext, scope: Scope, label: string): Stmt[] {
+  return [...emitCheck({ schema, value: 'v', path: [], sink: testSink(ctx), ctx, scope, typeKnown: false, label }), ret('true')];
 }
 
 /**
  * The predicate of `schema`: for a plain reference, the named schema's own
- * (one function per name); otherwise one for this node.
+ * (one function per name); otherwise one for this node, named after `label`.
  */
-export function predicateOf(schema: Schema, ctx: EmitContext): string {
-  const target = schema.kind === 'ref' && schema.allOf === undefined && schema.not === undefined ? ctx.namedSchema(schema.name).schema : schema;
-  return ctx.testFunction(target, buildTestBody);
+export function predicateOf(schema: Schema, ctx: EmitContext, label: string): string {
+  if (schema.kind === 'ref' && schema.allOf === undefined && schema.not === undefined) {
+    const named = ctx.namedSchema(schema.name);
+    return ctx.testFunction(named.schema, named.names.pascal);
+  }
+  return ctx.testFunction(schema, label);
 }
 
 /** Whether a check function for `schema` starts with its predicate: for structures, where records and paths cost. */
@@ -46,9 +33,8 @@ function worthFastPath(schema: Schema, ctx: EmitContext): boolean {
  * accepts returns at once; otherwise the full check records every failure
  * with its path and message.
  */
-export function checkFunctionBody(schema: Schema, ctx: EmitContext, scope: Scope): string[] {
-  const check = withoutDeadCode(emitCheck({ schema, value: 'v', path: [], sink: collectSink, ctx, scope, typeKnown: false }));
+export function checkFunctionBody(schema: Schema, ctx: EmitContext, scope: Scope, label: string): Stmt[] {
+  const check = emitCheck({ schema, value: 'v', path: [], sink: collectSink(ctx), ctx, scope, typeKnown: false, label });
   if (!worthFastPath(schema, ctx)) return check;
-  const test = ctx.testFunction(schema, buildTestBody);
-  return [`if (${test}(v, strict)) return;`, ...check];
+  return [...ifBlock(`${ctx.testFunction(schema, label)}(v, strict)`, [{ kind: 'return' }]), ...check];
 }

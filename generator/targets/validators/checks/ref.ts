@@ -1,4 +1,5 @@
 import type { RefSchema } from '../../../model/types.js';
+import type { Stmt } from '../builder.js';
 import { emitCheck, type CheckArgs } from './dispatch.js';
 
 /**
@@ -8,7 +9,7 @@ import { emitCheck, type CheckArgs } from './dispatch.js';
  * call. A named scalar (an enum, a constant) is a comparison or two, cheaper
  * inline than a call.
  */
-export function checkRef(args: CheckArgs<RefSchema>): string[] {
+export function checkRef(args: CheckArgs<RefSchema>): Stmt[] {
   const target = args.ctx.resolve(args.schema);
   const composed = target.allOf !== undefined || target.not !== undefined;
   if (!composed && target.kind !== 'object' && target.kind !== 'array' && target.kind !== 'union') {

@@ -1,5 +1,8 @@
+import { pascalName } from '../../../model/names.js';
 import type { Schema, UnionSchema } from '../../../model/types.js';
-import { appendText, ifBlock, indent, isInheritedName, literal, propertySegment } from '../code.js';
+import { block, ifBlock, type Stmt } from '../builder.js';
+import { appendText, isInheritedName, literal, propertySegment } from '../code.js';
+import { partLocal } from '../context.js';
 import { describe } from '../describe.js';
 import { classGuard, emitCheck, guarded, typeClassOf, type CheckArgs, type TypeClass } from './dispatch.js';
 import { predicateOf } from './predicate.js';
@@ -11,7 +14,7 @@ import { predicateOf } from './predicate.js';
  *   a type test picks the only variant that can match, checked inline;
  * - otherwise each variant is tried in order through its predicate function.
  */
-export function checkUnion(args: CheckArgs<UnionSchema>): string[] {
+export function checkUnion(args: CheckArgs<UnionSchema>): Stmt[] {
   const { schema, ctx } = args;
   if (schema.discriminator !== undefined) {
     const cases = discriminatorCases(schema);
@@ -28,7 +31,7 @@ function unionMessage(args: CheckArgs<UnionSchema>): string {
   return `must be ${describe(args.schema, args.ctx)}`;
 }
 
-function byType(args: CheckArgs<UnionSchema>, classes: TypeClass[]): string[] {
+function byType(args: CheckArgs<UnionSchema>, classes: TypeClass[]): Stmt[] {
   const { schema, value, sink, path, known } = args;
   let chain = sink.fail('union', path, unionMessage(args));
   // A class already established leaves one variant at most: no branches for other classes, which
@@ -37,14 +40,14 @@ function byType(args: CheckArgs<UnionSchema>, classes: TypeClass[]): string[] {
   if (known !== undefined && known.value === value) {
     const index = classes.indexOf(known.typeClass);
     if (index < 0) return chain;
-    const check = emitCheck({ ...args, schema: schema.variants[index]!, typeKnown: true });
-    return check.length === 0 ? [] : ifBlock(classGuard(known.typeClass, value), check);
+    const check = emitCheck({ ...args, schema: schema.variants[index]!, typeKnown: true, label: variantLabel(args, index) });
+    return check.length === 0 ? [] : ifBlock(classGuard(known.typeClass, value).test, check);
   }
   for (let index = schema.variants.length - 1; index >= 0; index--) {
     const variant = schema.variants[index]!;
-    const emitted = emitCheck({ ...args, schema: variant, typeKnown: true });
+    const emitted = emitCheck({ ...args, schema: variant, typeKnown: true, label: variantLabel(args, index) });
     const check = emitted.length > 0 ? emitted : ['// Every value of this type matches.'];
-    chain = ifBlock(classGuard(classes[index]!, value), check, chain);
+    chain = ifBlock(classGuard(classes[index]!, value).test, check, chain);
   }
   return chain;
 }
@@ -53,8 +56,8 @@ function byType(args: CheckArgs<UnionSchema>, classes: TypeClass[]): string[] {
  * Statements that add 1 to a counter when a value matches `schema`, through
  * the schema's predicate function (nothing is recorded either way).
  */
-export function matchCount(schema: Schema, args: CheckArgs): (value: string, counter: string) => string[] {
-  const test = predicateOf(schema, args.ctx);
+export function matchCount(schema: Schema, args: CheckArgs): (value: string, counter: string) => Stmt[] {
+  const test = predicateOf(schema, args.ctx, args.label);
   return (value, counter) => [`if (${test}(${value}, ${args.sink.strict})) ${counter}++;`];
 }
 
@@ -62,13 +65,13 @@ export function matchCount(schema: Schema, args: CheckArgs): (value: string, cou
  * Variants tried in order through their predicates: `anyOf` stops at the
  * first match, `oneOf` at the second.
  */
-function inOrder(args: CheckArgs<UnionSchema>): string[] {
+function inOrder(args: CheckArgs<UnionSchema>): Stmt[] {
   const { schema, value, sink, path, ctx, scope } = args;
-  const calls = schema.variants.map((variant) => `${predicateOf(variant, ctx)}(${value}, ${sink.strict})`);
+  const calls = schema.variants.map((variant, index) => `${predicateOf(variant, ctx, variantLabel(args, index))}(${value}, ${sink.strict})`);
   if (schema.exclusive === true) {
-    const count = scope.next('u');
+    const count = partLocal(scope, value, 'matched');
     const [first, ...others] = calls;
-    const lines = [`let ${count} = ${first!} ? 1 : 0;`];
+    const lines: Stmt[] = [`let ${count} = ${first!} ? 1 : 0;`];
     for (const call of others) lines.push(`if (${count} < 2 && ${call}) ${count}++;`);
     lines.push(...ifBlock(`${count} === 0`, sink.fail('union', path, unionMessage(args))));
     lines.push(...ifBlock(`${count} > 1`, sink.fail('oneOf', path, `must match exactly one of ${describe(schema, ctx)}, not several`)));
@@ -92,24 +95,31 @@ function discriminatorCases(schema: UnionSchema): [string, Schema][] | undefined
   return cases.length > 0 ? cases : undefined;
 }
 
-function discriminated(args: CheckArgs<UnionSchema>, propertyName: string, cases: [string, Schema][]): string[] {
+function discriminated(args: CheckArgs<UnionSchema>, propertyName: string, cases: [string, Schema][]): Stmt[] {
   const { value, sink, path, scope } = args;
-  const record = scope.next('o');
-  const tag = scope.next('d');
+  const record = partLocal(scope, value, 'record');
+  const tag = partLocal(scope, value, propertyName);
   const key = literal(propertyName);
   const read = isInheritedName(propertyName)
     ? `Object.hasOwn(${record}, ${key}) ? ${record}[${key}] : undefined`
     : `${record}[${key}]`;
-  const body = [`const ${record} = ${value} as Record<string, unknown>;`, `const ${tag} = ${read};`, `switch (${tag}) {`];
-  for (const [tagValue, variant] of cases) {
-    body.push(`  case ${literal(tagValue)}: {`, ...indent(emitCheck({ ...args, schema: variant, typeKnown: true }), 2), '    break;', '  }');
-  }
-  const allowed = cases.map(([t]) => literal(t)).join(', ');
-  body.push(
-    '  default: {',
-    ...indent(sink.fail('discriminator', appendText(path, propertySegment(propertyName)), `must be one of ${allowed}`), 2),
-    '  }',
-    '}',
+  const branches: Stmt[] = cases.map(([tagValue, variant], index) =>
+    block(`case ${literal(tagValue)}:`, [...emitCheck({ ...args, scope: args.scope.child(), schema: variant, typeKnown: true, label: variantLabel(args, schemaIndex(args.schema, variant) ?? index) }), 'break;'], 'switch'),
   );
+  const allowed = cases.map(([t]) => literal(t)).join(', ');
+  branches.push(block('default:', sink.fail('discriminator', appendText(path, propertySegment(propertyName)), `must be one of ${allowed}`), 'switch'));
+  const body: Stmt[] = [`const ${record} = ${value} as Record<string, unknown>;`, `const ${tag} = ${read};`, block(`switch (${tag})`, branches, 'switch')];
   return guarded(args, classGuard('object', value), undefined, 'an object', body);
+}
+
+/** The label of a union's variant: the variant's schema name when it has one, else its position. */
+function variantLabel(args: CheckArgs<UnionSchema>, index: number): string {
+  const variant = args.schema.variants[index];
+  const named = variant === undefined ? undefined : variant.kind === 'ref' ? variant.name : variant.refName;
+  return named !== undefined ? `${args.label}${pascalName(named)}` : `${args.label}Option${index + 1}`;
+}
+
+function schemaIndex(union: UnionSchema, variant: Schema): number | undefined {
+  const index = union.variants.indexOf(variant);
+  return index < 0 ? undefined : index;
 }
