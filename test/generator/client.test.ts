@@ -342,7 +342,7 @@ describe('validateResponses', () => {
     expect(validators.calls).toEqual([{ validator: 'getOwnUser', options: { strict: true, allErrors: true } }]);
   });
 
-  it('checks error bodies with validateErrorBody, then throws ApiError when they pass', async () => {
+  it('checks error bodies by what the operation declares for their status, then throws ApiError when they pass', async () => {
     const good = { result: 'error', msg: 'x', code: 'BAD_REQUEST' };
     const bad = { ...good, bad: 1 };
     let body: object = good;

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateAddCodePlaygroundResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateAddCodePlaygroundResponseHeaders, validateAddCodePlaygroundResponses } from '../../validators.js';
 
 /** The checks of `addCodePlayground`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'addCodePlayground',
-  success: 200,
-  primary: validateAddCodePlaygroundResponse,
-  any: (status, mediaType, body, options) => validateResponse('addCodePlayground', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('addCodePlayground', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateAddCodePlaygroundResponses,
+  headers: validateAddCodePlaygroundResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateCreateMessageReminderResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateCreateMessageReminderResponseHeaders, validateCreateMessageReminderResponses } from '../../validators.js';
 
 /** The checks of `createMessageReminder`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'createMessageReminder',
-  success: 200,
-  primary: validateCreateMessageReminderResponse,
-  any: (status, mediaType, body, options) => validateResponse('createMessageReminder', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('createMessageReminder', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateCreateMessageReminderResponses,
+  headers: validateCreateMessageReminderResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateCreateVideoCallResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateCreateVideoCallResponseHeaders, validateCreateVideoCallResponses } from '../../validators.js';
 
 /** The checks of `createVideoCall`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'createVideoCall',
-  success: 200,
-  primary: validateCreateVideoCallResponse,
-  any: (status, mediaType, body, options) => validateResponse('createVideoCall', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('createVideoCall', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateCreateVideoCallResponses,
+  headers: validateCreateVideoCallResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateFetchApiKeyResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateFetchApiKeyResponseHeaders, validateFetchApiKeyResponses } from '../../validators.js';
 
 /** The checks of `fetchApiKey`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'fetchApiKey',
-  success: 200,
-  primary: validateFetchApiKeyResponse,
-  any: (status, mediaType, body, options) => validateResponse('fetchApiKey', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('fetchApiKey', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateFetchApiKeyResponses,
+  headers: validateFetchApiKeyResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167], ['user_id', 171]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateGetLinkifiersResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateGetLinkifiersResponseHeaders, validateGetLinkifiersResponses } from '../../validators.js';
 
 /** The checks of `getLinkifiers`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'getLinkifiers',
-  success: 200,
-  primary: validateGetLinkifiersResponse,
-  any: (status, mediaType, body, options) => validateResponse('getLinkifiers', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('getLinkifiers', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateGetLinkifiersResponses,
+  headers: validateGetLinkifiersResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167], ['linkifiers[].example_input', 471], ['linkifiers[].reverse_template', 471], ['linkifiers[].url_template', 176]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateGetMessageHistoryResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateGetMessageHistoryResponseHeaders, validateGetMessageHistoryResponses } from '../../validators.js';
 
 /** The checks of `getMessageHistory`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'getMessageHistory',
-  success: 200,
-  primary: validateGetMessageHistoryResponse,
-  any: (status, mediaType, body, options) => validateResponse('getMessageHistory', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('getMessageHistory', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateGetMessageHistoryResponses,
+  headers: validateGetMessageHistoryResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167], ['message_history[].prev_stream', 1], ['message_history[].stream', 118]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateGetMessageResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateGetMessageResponseHeaders, validateGetMessageResponses } from '../../validators.js';
 
 /** The checks of `getMessage`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'getMessage',
-  success: 200,
-  primary: validateGetMessageResponse,
-  any: (status, mediaType, body, options) => validateResponse('getMessage', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('getMessage', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateGetMessageResponses,
+  headers: validateGetMessageResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167], ['message', 120], ['message.edit_history[]', 284], ['message.flags', 224], ['message.last_edit_timestamp', 365], ['message.last_moved_timestamp', 365], ['message.reactions[]', 328], ['message.reactions[].user_id', 2], ['message.recipient_id', 482]],
 });

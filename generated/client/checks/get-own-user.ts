@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateGetOwnUserResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateGetOwnUserResponseHeaders, validateGetOwnUserResponses } from '../../validators.js';
 
 /** The checks of `getOwnUser`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'getOwnUser',
-  success: 200,
-  primary: validateGetOwnUserResponse,
-  any: (status, mediaType, body, options) => validateResponse('getOwnUser', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('getOwnUser', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateGetOwnUserResponses,
+  headers: validateGetOwnUserResponseHeaders,
   newerFields: [['date_joined', 475], ['delivery_email', 163], ['ignored_parameters_unsupported', 167], ['is_imported_stub', 433], ['role', 60]],
 });

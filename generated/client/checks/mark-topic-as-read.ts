@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateMarkTopicAsReadResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateMarkTopicAsReadResponseHeaders, validateMarkTopicAsReadResponses } from '../../validators.js';
 
 /** The checks of `markTopicAsRead`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'markTopicAsRead',
-  success: 200,
-  primary: validateMarkTopicAsReadResponse,
-  any: (status, mediaType, body, options) => validateResponse('markTopicAsRead', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('markTopicAsRead', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateMarkTopicAsReadResponses,
+  headers: validateMarkTopicAsReadResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

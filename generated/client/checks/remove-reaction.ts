@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateRemoveReactionResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateRemoveReactionResponseHeaders, validateRemoveReactionResponses } from '../../validators.js';
 
 /** The checks of `removeReaction`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'removeReaction',
-  success: 200,
-  primary: validateRemoveReactionResponse,
-  any: (status, mediaType, body, options) => validateResponse('removeReaction', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('removeReaction', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateRemoveReactionResponses,
+  headers: validateRemoveReactionResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateReportMessageResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateReportMessageResponseHeaders, validateReportMessageResponses } from '../../validators.js';
 
 /** The checks of `reportMessage`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'reportMessage',
-  success: 200,
-  primary: validateReportMessageResponse,
-  any: (status, mediaType, body, options) => validateResponse('reportMessage', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('reportMessage', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateReportMessageResponses,
+  headers: validateReportMessageResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

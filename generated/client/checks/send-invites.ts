@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateSendInvitesResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateSendInvitesResponseHeaders, validateSendInvitesResponses } from '../../validators.js';
 
 /** The checks of `sendInvites`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'sendInvites',
-  success: 200,
-  primary: validateSendInvitesResponse,
-  any: (status, mediaType, body, options) => validateResponse('sendInvites', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('sendInvites', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateSendInvitesResponses,
+  headers: validateSendInvitesResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

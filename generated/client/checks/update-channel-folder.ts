@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateUpdateChannelFolderResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateUpdateChannelFolderResponseHeaders, validateUpdateChannelFolderResponses } from '../../validators.js';
 
 /** The checks of `updateChannelFolder`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'updateChannelFolder',
-  success: 200,
-  primary: validateUpdateChannelFolderResponse,
-  any: (status, mediaType, body, options) => validateResponse('updateChannelFolder', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('updateChannelFolder', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateUpdateChannelFolderResponses,
+  headers: validateUpdateChannelFolderResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateUpdateMessageFlagsForNarrowResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateUpdateMessageFlagsForNarrowResponseHeaders, validateUpdateMessageFlagsForNarrowResponses } from '../../validators.js';
 
 /** The checks of `updateMessageFlagsForNarrow`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'updateMessageFlagsForNarrow',
-  success: 200,
-  primary: validateUpdateMessageFlagsForNarrowResponse,
-  any: (status, mediaType, body, options) => validateResponse('updateMessageFlagsForNarrow', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('updateMessageFlagsForNarrow', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateUpdateMessageFlagsForNarrowResponses,
+  headers: validateUpdateMessageFlagsForNarrowResponseHeaders,
   newerFields: [['ignored_because_not_subscribed_channels', 355], ['ignored_parameters_unsupported', 167]],
 });

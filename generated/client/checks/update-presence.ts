@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateUpdatePresenceResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateUpdatePresenceResponseHeaders, validateUpdatePresenceResponses } from '../../validators.js';
 
 /** The checks of `updatePresence`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'updatePresence',
-  success: 200,
-  primary: validateUpdatePresenceResponse,
-  any: (status, mediaType, body, options) => validateResponse('updatePresence', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('updatePresence', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateUpdatePresenceResponses,
+  headers: validateUpdatePresenceResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167], ['presence_last_update_id', 263]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateUpdateRealmDomainResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateUpdateRealmDomainResponseHeaders, validateUpdateRealmDomainResponses } from '../../validators.js';
 
 /** The checks of `updateRealmDomain`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'updateRealmDomain',
-  success: 200,
-  primary: validateUpdateRealmDomainResponse,
-  any: (status, mediaType, body, options) => validateResponse('updateRealmDomain', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('updateRealmDomain', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateUpdateRealmDomainResponses,
+  headers: validateUpdateRealmDomainResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

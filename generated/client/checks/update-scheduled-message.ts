@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateUpdateScheduledMessageResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateUpdateScheduledMessageResponseHeaders, validateUpdateScheduledMessageResponses } from '../../validators.js';
 
 /** The checks of `updateScheduledMessage`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'updateScheduledMessage',
-  success: 200,
-  primary: validateUpdateScheduledMessageResponse,
-  any: (status, mediaType, body, options) => validateResponse('updateScheduledMessage', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('updateScheduledMessage', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateUpdateScheduledMessageResponses,
+  headers: validateUpdateScheduledMessageResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateUpdateStatusResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateUpdateStatusResponseHeaders, validateUpdateStatusResponses } from '../../validators.js';
 
 /** The checks of `updateStatus`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'updateStatus',
-  success: 200,
-  primary: validateUpdateStatusResponse,
-  any: (status, mediaType, body, options) => validateResponse('updateStatus', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('updateStatus', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateUpdateStatusResponses,
+  headers: validateUpdateStatusResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

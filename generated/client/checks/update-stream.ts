@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateUpdateStreamResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateUpdateStreamResponseHeaders, validateUpdateStreamResponses } from '../../validators.js';
 
 /** The checks of `updateStream`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'updateStream',
-  success: 200,
-  primary: validateUpdateStreamResponse,
-  any: (status, mediaType, body, options) => validateResponse('updateStream', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('updateStream', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateUpdateStreamResponses,
+  headers: validateUpdateStreamResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateUpdateUserGroupSubgroupsResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateUpdateUserGroupSubgroupsResponseHeaders, validateUpdateUserGroupSubgroupsResponses } from '../../validators.js';
 
 /** The checks of `updateUserGroupSubgroups`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'updateUserGroupSubgroups',
-  success: 200,
-  primary: validateUpdateUserGroupSubgroupsResponse,
-  any: (status, mediaType, body, options) => validateResponse('updateUserGroupSubgroups', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('updateUserGroupSubgroups', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateUpdateUserGroupSubgroupsResponses,
+  headers: validateUpdateUserGroupSubgroupsResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

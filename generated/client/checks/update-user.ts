@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateUpdateUserResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateUpdateUserResponseHeaders, validateUpdateUserResponses } from '../../validators.js';
 
 /** The checks of `updateUser`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'updateUser',
-  success: 200,
-  primary: validateUpdateUserResponse,
-  any: (status, mediaType, body, options) => validateResponse('updateUser', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('updateUser', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateUpdateUserResponses,
+  headers: validateUpdateUserResponseHeaders,
   newerFields: [['ignored_parameters_unsupported', 167]],
 });

@@ -3,15 +3,12 @@
 
 import { responseChecks } from '../runtime/checks.js';
 import type { ResponseChecks } from '../runtime/types.js';
-import { validateErrorBody, validateUploadFileResponse, validateResponse, validateResponseHeaders } from '../../validators.js';
+import { validateUploadFileResponseHeaders, validateUploadFileResponses } from '../../validators.js';
 
 /** The checks of `uploadFile`'s answers, imported by the client on first use when `validateResponses` is on. */
 export const checks: ResponseChecks = responseChecks({
   name: 'uploadFile',
-  success: 200,
-  primary: validateUploadFileResponse,
-  any: (status, mediaType, body, options) => validateResponse('uploadFile', status, mediaType, body, options),
-  headers: (status, headers, options) => validateResponseHeaders('uploadFile', status, headers, options),
-  errorBody: validateErrorBody,
+  responses: validateUploadFileResponses,
+  headers: validateUploadFileResponseHeaders,
   newerFields: [['filename', 285], ['ignored_parameters_unsupported', 167], ['uri', 272], ['url', 272]],
 });

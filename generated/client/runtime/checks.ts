@@ -14,36 +14,29 @@ type CheckOptions = { strict?: boolean; allErrors?: boolean };
 /** One operation's validators, as its generated checks module passes them. */
 export interface OperationValidators {
   name: string;
-  /** The primary success status. */
-  success: number;
-  /** The primary success body. */
-  primary(body: unknown, options?: CheckOptions): ResponseIssue[];
   /** Any declared status and media type; undefined for a status the operation does not declare (not checked). */
-  any(status: number, mediaType: string | undefined, body: unknown, options?: CheckOptions): ResponseIssue[] | undefined;
-  /** The declared headers of the response a status selects. */
-  headers(status: number, headers: Headers, options?: CheckOptions): ResponseIssue[] | undefined;
-  /** Error envelopes by body `code` (documents with body-coded errors). */
-  errorBody?(body: unknown, options?: CheckOptions): ResponseIssue[];
+  responses(status: number, mediaType: string | undefined, body: unknown, options?: CheckOptions): ResponseIssue[] | undefined;
+  /** The declared headers of the response a status selects; absent when the operation declares none. */
+  headers?(status: number, headers: Headers, options?: CheckOptions): ResponseIssue[] | undefined;
   /** Success-body fields a server below their level may leave out or send in an older shape. */
   newerFields?: readonly LevelledPath[];
-  /** Per error code, its extra fields newer than some level. */
+  /** Per error code, its extra fields newer than some level (documents with body-coded errors). */
   newerErrorFields?: { readonly [code: string]: readonly LevelledPath[] };
 }
 
+/**
+ * An operation's checks: the body against what the operation declares for
+ * its status and media type (an error by its declared schema, too), the
+ * declared headers, with the fields newer than the server's level excused.
+ */
 export function responseChecks(validators: OperationValidators): ResponseChecks {
   return {
     check({ status, headers, body, failed }, { strict, level }) {
       const options = { strict, allErrors: true };
-      let issues: ResponseIssue[];
-      if (failed && validators.errorBody !== undefined) {
-        const code = String((body as Record<string, unknown> | null)?.['code']);
-        issues = withoutNewerFields(validators.errorBody(body, options), validators.newerErrorFields?.[code], level);
-      } else if (!failed && status === validators.success) {
-        issues = withoutNewerFields(validators.primary(body, options), validators.newerFields, level);
-      } else {
-        issues = validators.any(status, headers.get('content-type') ?? undefined, body, options) ?? [];
-      }
-      const headerIssues = validators.headers(status, headers, options) ?? [];
+      const code = failed ? (body as Record<string, unknown> | null)?.['code'] : undefined;
+      const newer = failed ? (typeof code === 'string' ? validators.newerErrorFields?.[code] : undefined) : validators.newerFields;
+      const issues = withoutNewerFields(validators.responses(status, headers.get('content-type') ?? undefined, body, options) ?? [], newer, level);
+      const headerIssues = validators.headers?.(status, headers, options) ?? [];
       if (issues.length > 0 || headerIssues.length > 0) throw new ResponseValidationError(validators.name, status, [...issues, ...headerIssues], body);
     },
   };

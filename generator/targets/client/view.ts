@@ -70,9 +70,9 @@ export interface OperationView {
   specName: string;
   /** File base name of its checks module under `client-checks/`. */
   file: string;
-  /** The validator of the primary success body (`validateGetMessageResponse`). */
-  primaryValidator: string;
-  successStatus: number;
+  /** The validators of its answers in `validators.ts`: every declared status, the declared headers ('' when it declares none). */
+  responsesValidator: string;
+  headersValidator: string;
   camelLiteral: string;
   doc: string;
   paramsType: string;
@@ -311,8 +311,8 @@ function operationView(ctx: Ctx, operation: Operation, functionName: string, spe
     operationTypeImports: typeImports.filter((name) => !name.endsWith('ErrorResponses')).sort().join(', '),
     specName,
     file: operation.names.file,
-    primaryValidator: `validate${pascal}Response`,
-    successStatus: operation.success.status,
+    responsesValidator: `validate${pascal}Responses`,
+    headersValidator: [...operation.successes, ...operation.errors].some((response) => response.headers.length > 0) ? `validate${pascal}ResponseHeaders` : '',
     camelLiteral: tsString(operation.names.camel),
     doc: operationDoc(ctx.model, operation),
     functionDoc: operationDoc(ctx.model, operation, ''),

@@ -14,23 +14,22 @@ type CheckOptions = {
 /** One operation's validators, as its generated checks module passes them. */
 export interface OperationValidators {
     name: string;
-    /** The primary success status. */
-    success: number;
-    /** The primary success body. */
-    primary(body: unknown, options?: CheckOptions): ResponseIssue[];
     /** Any declared status and media type; undefined for a status the operation does not declare (not checked). */
-    any(status: number, mediaType: string | undefined, body: unknown, options?: CheckOptions): ResponseIssue[] | undefined;
-    /** The declared headers of the response a status selects. */
-    headers(status: number, headers: Headers, options?: CheckOptions): ResponseIssue[] | undefined;
-    /** Error envelopes by body `code` (documents with body-coded errors). */
-    errorBody?(body: unknown, options?: CheckOptions): ResponseIssue[];
+    responses(status: number, mediaType: string | undefined, body: unknown, options?: CheckOptions): ResponseIssue[] | undefined;
+    /** The declared headers of the response a status selects; absent when the operation declares none. */
+    headers?(status: number, headers: Headers, options?: CheckOptions): ResponseIssue[] | undefined;
     /** Success-body fields a server below their level may leave out or send in an older shape. */
     newerFields?: readonly LevelledPath[];
-    /** Per error code, its extra fields newer than some level. */
+    /** Per error code, its extra fields newer than some level (documents with body-coded errors). */
     newerErrorFields?: {
         readonly [code: string]: readonly LevelledPath[];
     };
 }
+/**
+ * An operation's checks: the body against what the operation declares for
+ * its status and media type (an error by its declared schema, too), the
+ * declared headers, with the fields newer than the server's level excused.
+ */
 export declare function responseChecks(validators: OperationValidators): ResponseChecks;
 /** `validateResponses` is on and a response body does not match the spec. */
 export declare class ResponseValidationError extends Error {
