@@ -318,11 +318,9 @@ class Run {
       const seeds = this.linkSeeds.get(link) ?? [];
       if (seeds.length >= 2) continue;
       const fixed: Record<string, unknown> = {};
-      for (const { parameter, expression } of link.parameters) {
-        const value = evaluate(expression, { values: c.values, operation, status: answer.status, headers: answer.headers, body });
-        if (value === undefined) return;
-        fixed[parameter.key ?? parameter.name] = value;
-      }
+      for (const { parameter, expression } of link.parameters) fixed[parameter.key ?? parameter.name] = evaluate(expression, { values: c.values, operation, status: answer.status, headers: answer.headers, body });
+      // An answer without what the link reads (a direct message has no channel) feeds nothing.
+      if (Object.values(fixed).includes(undefined)) continue;
       const key = JSON.stringify(fixed);
       if (!seeds.some((seed) => JSON.stringify(seed) === key)) seeds.push(fixed);
       this.linkSeeds.set(link, seeds);
