@@ -7,11 +7,10 @@
  * process's user + system time, so the second figure is per core.
  */
 import { resolveGenerateConfig } from '../generator/config.js';
-import { classify, type Case } from '../generator/conformance/cases.js';
-import type { Answer } from '../generator/conformance/checks.js';
 import { loadDocument } from '../generator/conformance/document.js';
 import { runConformance, type RunOptions } from '../generator/conformance/run.js';
 import { listenMock } from '../server/mock.js';
+import { inProcessServer } from '../test/conformance/support.js';
 
 export interface ConformanceRow {
   transport: string;
@@ -25,17 +24,7 @@ export interface ConformanceRow {
 
 export async function benchConformance(options: { root: string; requests: number; rounds: number }): Promise<ConformanceRow[]> {
   const doc = await loadDocument(resolveGenerateConfig({}, options.root, ['validators']));
-  const headers = new Headers({ 'content-type': 'application/json', 'x-feature-level': String(doc.model.maxFeatureLevel) });
-  const ok = new Map(doc.model.operations.map((operation) => [operation, JSON.stringify(operation.success.examples[0]?.value ?? { result: 'success', msg: '' })]));
-  const inProcess: RunOptions['fetch'] = async (request) => {
-    const operation = doc.model.operations.find((candidate) => new RegExp(`${candidate.basePath}${candidate.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(new URL(request.url).pathname) && candidate.method.toUpperCase() === request.method);
-    if (operation === undefined) return answer(404, { result: 'error', msg: 'Not found', code: 'NOT_FOUND' });
-    if (operation.auth && request.headers.Authorization === undefined) return answer(401, { result: 'error', msg: 'Missing credentials', code: 'UNAUTHORIZED' });
-    const verdict = await classify(doc.validators, operation, request);
-    if (!verdict.ok) return answer(400, { result: 'error', msg: 'Invalid parameter', code: 'BAD_REQUEST' });
-    return { status: 200, headers, text: ok.get(operation)! };
-  };
-  const answer = (status: number, body: unknown): Answer => ({ status, headers, text: JSON.stringify(body) });
+  const inProcess = inProcessServer(doc);
   const base: Omit<RunOptions, 'baseUrl' | 'seed'> = {
     maxRequests: options.requests,
     allowWrites: true,

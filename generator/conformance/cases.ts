@@ -69,7 +69,17 @@ export class CaseArbitraries {
 
   /** The document's request examples of the operation, as parameter values. */
   examples(operation: Operation): Record<string, unknown>[] {
-    return operation.requestExamples.map((example) => (isRecord(example.value) ? example.value : {}));
+    const files = operation.parameters.filter((parameter) => parameter.encoding === 'file');
+    return operation.requestExamples.map((example) => {
+      const values = isRecord(example.value) ? { ...example.value } : {};
+      // An example can only describe a file's contents in words: those words are sent as the file.
+      for (const parameter of files) {
+        const key = parameter.key ?? parameter.name;
+        const value = values[key];
+        if (typeof value === 'string') values[key] = { filename: 'example.txt', contentType: 'text/plain', data: new TextEncoder().encode(value) };
+      }
+      return values;
+    });
   }
 
   /** One constraint broken, on a valid request. */
