@@ -127,7 +127,7 @@ function breakersOf(parameter: Parameter, schema: Schema, spec: OperationSpec): 
   switch (schema.kind) {
     case 'integer':
     case 'number': {
-      out.push(set('type', `\`${name}\` is not a number`, json ? 'not-a-number' : 'not-a-number'));
+      out.push(set('type', `\`${name}\` is not a number`, 'not-a-number'));
       if (schema.kind === 'integer') out.push(set('type', `\`${name}\` is not an integer`, 1.5));
       if (schema.minimum !== undefined) out.push(set('minimum', `\`${name}\` below its minimum ${schema.minimum}`, schema.minimum - 1));
       if (schema.exclusiveMinimum !== undefined) out.push(set('minimum', `\`${name}\` at its exclusive minimum`, schema.exclusiveMinimum));
