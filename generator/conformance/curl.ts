@@ -11,10 +11,11 @@ export function curlCommand(request: WireRequest, schemes: readonly SecuritySche
   const parts = ['curl', '-sS', '-i'];
   parts.push(request.method === 'HEAD' ? '-I' : `-X ${request.method}`);
   let url = shellQuote(request.url);
+  /** Cookie pairs, written for one double-quoted shell word (credentials as variables). */
   const cookies: string[] = [];
   const headers = Object.entries(request.headers).filter(([name, value]) => {
     if (name.toLowerCase() !== 'cookie') return true;
-    cookies.push(shellQuote(value));
+    cookies.push(doubleQuoted(value));
     return false;
   });
   for (const scheme of schemes) {
@@ -26,12 +27,12 @@ export function curlCommand(request: WireRequest, schemes: readonly SecuritySche
     const placed = placement(scheme, variable, true);
     if (placed === undefined) continue;
     if (placed.kind === 'header') parts.push(`-H "${placed.name}: ${placed.value}"`);
-    else if (placed.kind === 'cookie') cookies.push(`"${encodeURIComponent(placed.name)}=${placed.value}"`);
+    else if (placed.kind === 'cookie') cookies.push(`${encodeURIComponent(placed.name)}=${placed.value}`);
     else url += `"${request.url.includes('?') ? '&' : '?'}${encodeURIComponent(placed.name)}=${placed.value}"`;
   }
   parts.push(url);
   for (const [name, value] of headers) parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
-  if (cookies.length > 0) parts.push(`-b ${cookies.join("'; '")}`);
+  if (cookies.length > 0) parts.push(`-b "${cookies.join('; ')}"`);
   if (request.body !== undefined) parts.push(`--data-binary ${bodyArgument(request.body)}`);
   return parts.join(' ');
 }
@@ -51,6 +52,11 @@ function bodyArgument(body: Uint8Array): string {
     else out += `\\x${byte.toString(16).padStart(2, '0')}`;
   }
   return `$'${out}'`;
+}
+
+/** Text inside a double-quoted shell word, taken literally. */
+function doubleQuoted(text: string): string {
+  return text.replace(/[\\"$`]/g, (c) => `\\${c}`);
 }
 
 /** A POSIX single-quoted word. */
