@@ -33,7 +33,7 @@ function ensureBenchPackage(): void {
 
 const USAGE = `Usage: npm run bench -- [options]
 
-  --only LIST          sections, comma-separated (default: generation,package,validators,client,bundle,server,narrows;
+  --only LIST          sections, comma-separated (default: generation,package,validators,client,bundle,server,narrows,conformance;
                        also: workers, teamchat serve --workers 1 against 2 on PostgreSQL)
   --factors LIST       synthetic document sizes for generation (default: 1,10,100)
   --runs N             cold runs per contender (default: 5 at 1x, 3 above)
@@ -54,7 +54,7 @@ function readArgs() {
     return parseArgs({
       options: {
         help: { type: 'boolean', default: false },
-        only: { type: 'string', default: 'generation,package,validators,client,bundle,server,narrows' },
+        only: { type: 'string', default: 'generation,package,validators,client,bundle,server,narrows,conformance' },
         factors: { type: 'string', default: '1,10,100' },
         runs: { type: 'string' },
         'cap-seconds': { type: 'string', default: '300' },
@@ -398,6 +398,32 @@ if (sections.has('narrows')) {
           r.loadAverage.toFixed(1),
         ];
       }),
+    ),
+  );
+}
+
+if (sections.has('conformance')) {
+  const { benchConformance } = await import('./conformance.js');
+  log('conformance: in process, then against serve --mock');
+  const rows = await benchConformance({ root, requests: 2000, rounds: 3 });
+  const byTransport = (name: string) => rows.filter((r) => r.transport === name);
+  const summary = ['in process (no network)', 'HTTP, serve --mock'].map((transport) => {
+    const runs = byTransport(transport);
+    return {
+      transport,
+      requests: median(runs.map((r) => r.requests)),
+      requestsPerSec: median(runs.map((r) => r.requestsPerSec)),
+      requestsPerCpuSec: median(runs.map((r) => r.requestsPerCpuSec)),
+      failures: Math.max(...runs.map((r) => r.failures)),
+    };
+  });
+  results.conformance = summary;
+  console.log('\n## teamchat conformance: requests per second (median of 3 runs of up to 2,000 requests, writes allowed, every operation)\n');
+  console.log('In process: the run with a transport that answers in the bench process as a conforming server would (its request decoding included), so the figure is generation, serialisation, classification and checking. Per CPU second: the bench process\'s user + system time, one core.\n');
+  console.log(
+    table(
+      ['transport', 'requests', 'req/s (wall)', 'req/s per CPU second', 'failures'],
+      summary.map((r) => [r.transport, fmt.int(r.requests), fmt.int(r.requestsPerSec), fmt.int(r.requestsPerCpuSec), String(r.failures)]),
     ),
   );
 }

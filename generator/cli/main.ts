@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { conformanceCommand } from './commands/conformance.js';
 import { diffCommand } from './commands/diff.js';
 import { generateCommand } from './commands/generate.js';
 import { initCommand } from './commands/init.js';
@@ -18,6 +19,7 @@ export function program(argv: string[]): Argv {
     .command(lintCommand)
     .command(serveCommand)
     .command(diffCommand)
+    .command(conformanceCommand)
     .demandCommand(1, 'name a command')
     .strict()
     .help();

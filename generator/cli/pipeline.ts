@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { GenerateConfig } from '../config.js';
-import { loadSpec } from '../load/index.js';
+import { loadSpec, type SourceMap } from '../load/index.js';
 import { buildModel } from '../model/build.js';
 import type { ApiModel } from '../model/types.js';
 import { targets as registry } from '../targets/index.js';
@@ -35,6 +35,9 @@ export type Progress = (step: string) => void;
 
 export interface Produced {
   targets: { target: Target; files: OutputFile[]; ms: number }[];
+  /** The model the targets read, and where each node of the bundled document was written. */
+  model: ApiModel;
+  sources: SourceMap;
   reports: string[];
   specFiles: string[];
 }
@@ -65,7 +68,7 @@ export async function produce(config: GenerateConfig, available: readonly Target
     const files = await run(target);
     produced.push({ target, files, ms: performance.now() - started });
   }
-  return { targets: produced, reports, specFiles: loaded.files };
+  return { targets: produced, model, sources: loaded.sources, reports, specFiles: loaded.files };
 }
 
 export async function generate(config: GenerateConfig, available: readonly Target[] = registry, progress: Progress = () => {}): Promise<GenerateResult> {
