@@ -21,10 +21,12 @@ function packageRoot(): string {
 export const DOCS_DIR: string = join(packageRoot(), 'generated', 'docs');
 
 export async function registerDocs(app: FastifyInstance, docsDir: string = DOCS_DIR): Promise<void> {
+  // The folder's own URL ends with a slash, so the pages' relative links resolve inside it.
+  app.get('/docs', (_request, reply) => reply.redirect('/docs/', 301));
   await app.register(fastifyStatic, {
     root: docsDir,
     prefix: '/docs/',
-    // `/docs` and `/docs/reference` redirect to the folder, whose index.html answers.
+    // A folder without its slash (`/docs/reference`) redirects to it; its index.html answers.
     redirect: true,
     index: ['index.html'],
     decorateReply: false,
