@@ -22,10 +22,15 @@ describe.each(drivers)('test server on %s', (driver) => {
     expect(isApiError(error, 'UNAUTHORIZED')).toBe(true);
   });
 
-  it('serves the docs next to the API', async () => {
-    const response = await fetch(`${server.url}/docs/reference/get-own-user.md`);
-    expect(response.status).toBe(200);
-    expect(await response.text()).toContain('<code>GET /api/v1/users/me</code>');
+  it('serves the docs folder next to the API: HTML pages and, beside them, their markdown', async () => {
+    const html = await fetch(`${server.url}/docs/reference/get-own-user.html`);
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toContain('text/html');
+    expect(await html.text()).toContain('<code>GET /api/v1/users/me</code>');
+    const markdown = await fetch(`${server.url}/docs/reference/get-own-user.md`);
+    expect(markdown.status).toBe(200);
+    expect(markdown.headers.get('content-type')).toContain('text/markdown');
+    expect(await markdown.text()).toContain('`GET /api/v1/users/me`');
   });
 });
 

@@ -38,12 +38,13 @@ function redoclyBin(root: string): string {
 
 /**
  * A comment naming a digest of everything the page is built from (document,
- * title, Redocly version), so an existing page with the same stamp is known
- * to be up to date without running Redocly again.
+ * title, Redocly version, the integrity of the script beside it), so an
+ * existing page with the same stamp is known to be up to date without
+ * running Redocly again.
  */
-export function redocInputStamp(root: string, document: Record<string, unknown>, title: string): string {
+export function redocInputStamp(root: string, document: Record<string, unknown>, title: string, scriptIntegrity: string): string {
   const { version } = JSON.parse(readFileSync(redoclyManifest(root), 'utf8')) as { version: string };
-  const digest = createHash('sha256').update(JSON.stringify([document, title, version, REDOC_SCRIPT])).digest('hex');
+  const digest = createHash('sha256').update(JSON.stringify([document, title, version, REDOC_SCRIPT, scriptIntegrity])).digest('hex');
   return `<!-- redocly ${version}, input sha256 ${digest} -->`;
 }
 
@@ -78,23 +79,36 @@ export async function buildRedocHtml(root: string, document: Record<string, unkn
   }
 }
 
-/** Where the page loads Redoc's script from: beside it, instead of Redocly's CDN, so it works offline. */
+/** Where the page loads Redoc's script from: beside it, instead of Redocly's CDN, so the docs folder is complete. */
 export const REDOC_SCRIPT = 'redoc.standalone.js';
 const CDN_SCRIPT = /https:\/\/cdn\.redocly\.com\/redoc\/[^"']+\/redoc\.standalone\.js/g;
 
 /**
- * Points the page at `./redoc.standalone.js`. The file is the one the installed
- * @redocly/cli ships (the same bytes as the CDN's, so the page's integrity
- * hash still holds); the reference server serves it, and a published copy of
- * the docs needs it next to index.html (see `redocScriptPath`).
+ * Redoc's script as the docs folder holds it: the file the installed
+ * @redocly/cli ships (the same bytes as Redocly's CDN serves), after the
+ * banner.
  */
-export function withLocalScript(html: string): string {
-  return html.replace(CDN_SCRIPT, `./${REDOC_SCRIPT}`);
+export function redocScript(root: string, banner: string): string {
+  return `${banner}\n${readFileSync(join(dirname(redoclyManifest(root)), 'lib', 'chunks', REDOC_SCRIPT), 'utf8')}`;
 }
 
-/** The installed Redoc bundle the page refers to. */
-export function redocScriptPath(root: string): string {
-  return join(dirname(redoclyManifest(root)), 'lib', 'chunks', REDOC_SCRIPT);
+/** The `integrity` value of a script: its SHA-384 digest, as Redocly's page gives it. */
+export function subresourceIntegrity(script: string): string {
+  return `sha384-${createHash('sha384').update(script, 'utf8').digest('base64')}`;
+}
+
+/**
+ * Points the page at `./redoc.standalone.js` and gives the tags that load it
+ * that file's integrity (the banner makes it differ from the CDN's). A page
+ * that no longer loads the script from the CDN is an error rather than a
+ * folder that silently needs the network.
+ */
+export function withLocalScript(html: string, integrity: string): string {
+  if (html.match(CDN_SCRIPT) === null) throw new Error(`redocly build-docs wrote a page that does not load ${REDOC_SCRIPT} from Redocly's CDN; the docs target cannot point it at its own copy`);
+  const local = `./${REDOC_SCRIPT}`;
+  return html
+    .replace(CDN_SCRIPT, local)
+    .replace(/<(?:link|script)\b[^>]*>/g, (tag) => (tag.includes(`"${local}"`) ? tag.replace(/\bintegrity="[^"]*"/, `integrity="${integrity}"`) : tag));
 }
 
 /** Puts the banner after the doctype (a comment before it is legal but unusual) and fixes line endings. */

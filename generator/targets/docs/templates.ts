@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import type { ChangelogView } from './changelog-page.js';
+import type { HtmlPageView, StylesheetView } from './html.js';
 import type { IndexView } from './index-page.js';
 import type { OperationPageView } from './operation-page.js';
 import type { TypesPageView } from './types-page.js';
@@ -11,24 +12,30 @@ export interface DocsTemplates {
   changelog(view: ChangelogView): string;
   index(view: IndexView): string;
   types(view: TypesPageView): string;
+  /** The HTML page around a rendered markdown page. */
+  page(view: HtmlPageView): string;
+  stylesheet(view: StylesheetView): string;
 }
 
 /**
- * Compiles `templates/docs/*.md.hbs` once per run. Markdown needs no HTML
- * escaping; strict mode turns a field missing from a view into an error.
+ * Compiles `templates/docs/*.hbs` once per run. The views hold text already
+ * escaped for its output (markdown cells, HTML), so templates do no escaping;
+ * strict mode turns a field missing from a view into an error.
  */
 export function loadTemplates(templatesDir: string): DocsTemplates {
   const handlebars = Handlebars.create();
-  const compile = <View>(name: string): ((view: View) => string) => {
-    const source = readFileSync(join(templatesDir, 'docs', `${name}.md.hbs`), 'utf8');
+  const compile = <View>(file: string): ((view: View) => string) => {
+    const source = readFileSync(join(templatesDir, 'docs', `${file}.hbs`), 'utf8');
     const template = handlebars.compile<View>(source, { noEscape: true, strict: true });
     return (view) => formatPage(template(view));
   };
   return {
-    operation: compile<OperationPageView>('operation'),
-    changelog: compile<ChangelogView>('changelog'),
-    index: compile<IndexView>('index'),
-    types: compile<TypesPageView>('types'),
+    operation: compile<OperationPageView>('operation.md'),
+    changelog: compile<ChangelogView>('changelog.md'),
+    index: compile<IndexView>('index.md'),
+    types: compile<TypesPageView>('types.md'),
+    page: compile<HtmlPageView>('page.html'),
+    stylesheet: compile<StylesheetView>('style.css'),
   };
 }
 
