@@ -45,7 +45,7 @@ export function operationCount(doc: Doc): number {
 }
 
 /** What our generator needs besides the spec, copied so the scratch project behaves like a checkout (bin runs the compiled dist/). */
-const COPIED = ['bin', 'dist', 'generator', 'templates', 'runtime', 'server/handlers', 'package.json', 'tsconfig.json'];
+const COPIED = ['bin', 'dist', 'package-root.ts', 'generator', 'templates', 'runtime', 'server/handlers', 'package.json', 'tsconfig.json'];
 
 export interface ScratchProject {
   dir: string;

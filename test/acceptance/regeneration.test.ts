@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument, type Document } from 'yaml';
 import { describeRun, repoRoot, runNode, tscCli, tsxCli, type RunResult } from '../support/process.js';
 
-const COPIED = ['spec', 'generator', 'templates', 'runtime', 'generated', 'server', 'bin', 'package.json', 'tsconfig.json', 'redocly.yaml'];
+const COPIED = ['spec', 'package-root.ts', 'generator', 'templates', 'runtime', 'generated', 'server', 'bin', 'package.json', 'tsconfig.json', 'redocly.yaml'];
 
 const EDITED_HANDLER = 'server/handlers/get-linkifiers.ts';
 const PARAM_HANDLER = 'server/handlers/update-channel-folder.ts';
