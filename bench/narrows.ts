@@ -39,7 +39,7 @@ export const MEMBER = USER.dana;
  * by the member only. Then the statistics a server would have: PostgreSQL's
  * autovacuum analyses the changed tables within a minute (done here at
  * once); PGlite's driver analyses them a moment after the change when they
- * pass its threshold (decision 0022: at 100,000 messages, not at demo size),
+ * pass its threshold (server/docs/pglite-statistics.md: at 100,000 messages, not at demo size),
  * which the caller waits for.
  */
 export async function addHistory(db: DbHandle, history: number): Promise<void> {

@@ -171,7 +171,7 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
   // pass cost about half again the statement's time).
   const lockInOrder = db.driver === 'postgres';
   // PGlite plans a statement when first used and replans it only after an
-  // analysis, which small tables never get (decision 0022): a narrowed range
+  // analysis, which small tables never get (server/docs/pglite-statistics.md): a narrowed range
   // looks up each copy's message, a plan that stays bounded as the tables
   // grow (a join, planned on small tables, hashes the whole table).
   // PostgreSQL's analysed plans join, except where the narrow reads only the

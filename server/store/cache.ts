@@ -13,7 +13,7 @@
  * and what it reads is never kept.
  *
  * On a database this process owns alone (PGlite: `Db.changes`), the cache
- * follows the committed changes themselves instead (decision 0021): it needs
+ * follows the committed changes themselves instead (server/docs/pglite-change-feed.md): it needs
  * no version, and it also keeps authenticated users, so authentication and
  * GET /users/me run no statement once warm, and the part of each message
  * that is the same for every viewer, so GET /messages/{id} reads only the

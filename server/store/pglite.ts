@@ -62,7 +62,7 @@ function errorOf(data: Uint8Array): never {
  * analysed. Autovacuum's rule with its scale factor (0.1), but a base of
  * 1,000 rows instead of its 50: on PGlite an ANALYZE holds the one session,
  * so every request waits for it (20-90 ms measured), and on tables this
- * small the planner's default estimates serve as well (decision 0022).
+ * small the planner's default estimates serve as well (server/docs/pglite-statistics.md).
  */
 const ANALYZE_BASE_THRESHOLD = 1000;
 /**
@@ -186,10 +186,10 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * second opener), so every committed change is made through this handle:
  * its session LISTENs to migration 0005's notifications, which PostgreSQL
  * puts in the answer of the committing statement or COMMIT, and `changes`
- * reports them before that statement's promise resolves (decision 0021).
+ * reports them before that statement's promise resolves (server/docs/pglite-change-feed.md).
  *
  * PGlite has no autovacuum: the driver analyses tables itself by
- * autovacuum's rule (`autoAnalyze`, decision 0022), so the plans of its
+ * autovacuum's rule (`autoAnalyze`, server/docs/pglite-statistics.md), so the plans of its
  * prepared statements follow the data as it grows.
  */
 export async function openPglite(options: PgliteOptions): Promise<DbHandle> {

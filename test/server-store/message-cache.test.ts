@@ -1,6 +1,6 @@
 /**
  * On PGlite the shared cache keeps the part of each message every viewer
- * sees alike (server/store/cache.ts, migration 0007, decision 0021), and
+ * sees alike (server/store/cache.ts, migration 0007, server/docs/pglite-change-feed.md), and
  * messageForViewer then reads only the caller's flags and subscription. What
  * it answers must be what the database answers, for every demo user and
  * message, warm or cold, and after every kind of change the view reads:
