@@ -9,7 +9,7 @@
  */
 import type { components } from '../../generated/types.js';
 import { ApiError } from '../errors.js';
-import { getChannel, getChannelByName } from '../store/channels.js';
+import { findChannelId } from '../store/channels.js';
 import type { Db } from '../store/db.js';
 import { getUserByEmail, getUsersByIds } from '../store/users.js';
 
@@ -61,10 +61,9 @@ function messageIdOperand(operand: Operand): number | null {
 
 async function channelCondition(ctx: NarrowContext, operand: Operand, params: SqlParams): Promise<string> {
   if (Array.isArray(operand)) throw invalidOperand(`channel takes a name or an ID, not ${describe(operand)}`);
-  const channel =
-    typeof operand === 'number' ? (isStorableId(operand) ? await getChannel(ctx.db, operand) : null) : await getChannelByName(ctx.db, operand);
-  if (!channel) throw invalidOperand(`unknown channel ${describe(operand)}`);
-  return `m.channel_id = ${params.add(channel.id)}`;
+  const channelId = typeof operand === 'number' && !isStorableId(operand) ? null : await findChannelId(ctx.db, operand);
+  if (channelId === null) throw invalidOperand(`unknown channel ${describe(operand)}`);
+  return `m.channel_id = ${params.add(channelId)}`;
 }
 
 async function userIdByOperand(ctx: NarrowContext, operand: string | number): Promise<number> {

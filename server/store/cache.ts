@@ -93,12 +93,16 @@ const SHARED_TABLES = new Set(['cache_version', '*']);
 const MESSAGE_TABLES = new Set(['messages', 'message_edits', 'reactions', 'submessages', 'recipient_members', 'channels', 'users', '*']);
 // Past this many messages, the message views start again.
 const MAX_MESSAGE_VIEWS = 10_000;
+// Past this many ids and names, the channel ids start again.
+const MAX_CHANNEL_NAMES = 10_000;
 
 export class SharedCache {
   #version: number | null = null;
   // Moves with every drop, so a load that started before a drop is not kept after it.
   #generation = 0;
   readonly #entries = new Map<string, unknown>();
+  // Channel ids by the id or name a request gave (only channels that exist), dropped with the other entries.
+  readonly #channelIds = new Map<number | string, number>();
   readonly #db: Db | undefined;
   // With a change feed only: authenticated users by the username they gave, and the own-user extras.
   readonly #authenticated = new Map<string, AuthenticatedEntry>();
@@ -146,6 +150,7 @@ export class SharedCache {
   #drop(): void {
     this.#generation++;
     this.#entries.clear();
+    this.#channelIds.clear();
   }
 
   /** Whether `db` may use what is kept by following changes (authentications, own-user extras, message views): only with a change feed, on the handle it was made for. */
@@ -215,6 +220,30 @@ export class SharedCache {
   /** Linkifiers in application order; the same array until they change (markdown.ts keeps their compiled form by it). */
   linkifiers(db: Db): Promise<readonly LinkifierRow[]> {
     return this.#get(db, 'linkifiers', () => listLinkifiers(db));
+  }
+
+  /**
+   * The id of the channel a request named, by its id or by its name (compared
+   * as the database compares names: case-insensitively), or null when there
+   * is no such channel; null instead of a promise when this handle is not
+   * served from the cache. A rename or a removal moves cache_version
+   * (migration 0009).
+   */
+  channelId(db: Db, named: number | string): Promise<number | null> | null {
+    if (!this.#usable(db)) return null;
+    const kept = this.#channelIds.get(named);
+    if (kept !== undefined) return Promise.resolve(kept);
+    const generation = this.#generation;
+    const statement = typeof named === 'number' ? 'SELECT id FROM channels WHERE id = $1' : 'SELECT id FROM channels WHERE lower(name) = lower($1)';
+    return db.query<{ id: number }>(statement, [named]).then(({ rows }) => {
+      const id = rows[0]?.id ?? null;
+      // Channels that do not exist are not kept, so requests cannot grow the map with them.
+      if (id !== null && generation === this.#generation) {
+        if (this.#channelIds.size >= MAX_CHANNEL_NAMES) this.#channelIds.clear();
+        this.#channelIds.set(named, id);
+      }
+      return id;
+    });
   }
 
   /** The active custom emoji, or null when this handle is not served from the cache (read the database instead). */

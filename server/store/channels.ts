@@ -1,3 +1,4 @@
+import { SharedCache } from './cache.js';
 import { nowSeconds, type Db } from './db.js';
 import type { ChannelFolderRow, ChannelRow, TopicsPolicy } from './rows.js';
 
@@ -9,6 +10,14 @@ export async function getChannel(db: Db, id: number): Promise<ChannelRow | null>
 export async function getChannelByName(db: Db, name: string): Promise<ChannelRow | null> {
   const { rows } = await db.query<ChannelRow>('SELECT * FROM channels WHERE lower(name) = lower($1)', [name]);
   return rows[0] ?? null;
+}
+
+/** The id of the channel with this id or name (case-insensitively), or null when none has it; from the shared cache where it serves `db`. */
+export async function findChannelId(db: Db, named: number | string): Promise<number | null> {
+  const cached = SharedCache.of(db)?.channelId(db, named);
+  if (cached) return cached;
+  const channel = typeof named === 'number' ? await getChannel(db, named) : await getChannelByName(db, named);
+  return channel?.id ?? null;
 }
 
 export async function getChannelFolder(db: Db, id: number): Promise<ChannelFolderRow | null> {

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticate } from '../../server/auth/credentials.js';
 import { seedDemoIfEmpty, type DemoLogin } from '../../server/seed/demo.js';
-import { CUSTOM_EMOJI, GROUP, USER } from '../../server/seed/demo-data.js';
+import { CHANNEL, CUSTOM_EMOJI, GROUP, USER } from '../../server/seed/demo-data.js';
 import { SharedCache } from '../../server/store/cache.js';
+import { findChannelId } from '../../server/store/channels.js';
 import type { Db, DbHandle } from '../../server/store/db.js';
 import { activeCustomEmojiById, activeCustomEmojiByName } from '../../server/store/emoji.js';
 import { isUserInGroup } from '../../server/store/groups.js';
@@ -112,6 +113,48 @@ describe.each(['pglite', 'postgres'])('shared cache on %s', (driver) => {
     await db().query('UPDATE custom_emoji SET deactivated = false WHERE id = $1', [CUSTOM_EMOJI.id]);
     await observe();
     expect((await activeCustomEmojiById(db(), CUSTOM_EMOJI.id))?.name).toBe(CUSTOM_EMOJI.name);
+  });
+
+  it('finds channel ids by name and by id from the cache, and follows a rename and a removal', async () => {
+    await observe();
+    const statements = vi.spyOn(db(), 'query');
+    try {
+      expect(await findChannelId(db(), 'Engineering')).toBe(CHANNEL.engineering);
+      expect(await findChannelId(db(), CHANNEL.design)).toBe(CHANNEL.design);
+      expect(await findChannelId(db(), 'no such channel')).toBeNull();
+      expect(await findChannelId(db(), 999_999)).toBeNull();
+      const first = statements.mock.calls.length;
+      expect(first).toBe(4);
+      // Found channels are kept; unknown ones are asked again.
+      expect(await findChannelId(db(), 'Engineering')).toBe(CHANNEL.engineering);
+      expect(await findChannelId(db(), CHANNEL.design)).toBe(CHANNEL.design);
+      expect(statements.mock.calls.length).toBe(first);
+      expect(await findChannelId(db(), 'no such channel')).toBeNull();
+      expect(statements.mock.calls.length).toBe(first + 1);
+    } finally {
+      statements.mockRestore();
+    }
+    // A transaction's handle reads the database.
+    await db().transaction(async (tx) => expect(await findChannelId(tx, 'engineering')).toBe(CHANNEL.engineering));
+
+    await db().query('UPDATE channels SET name = $2 WHERE id = $1', [CHANNEL.engineering, 'platform']);
+    await observe();
+    expect(await findChannelId(db(), 'Engineering')).toBeNull();
+    expect(await findChannelId(db(), 'PLATFORM')).toBe(CHANNEL.engineering);
+    await db().query('UPDATE channels SET name = $2 WHERE id = $1', [CHANNEL.engineering, 'engineering']);
+    await observe();
+    expect(await findChannelId(db(), 'Engineering')).toBe(CHANNEL.engineering);
+    expect(await findChannelId(db(), 'platform')).toBeNull();
+
+    // A removed channel is no longer found by its id or its name.
+    const copy = `INSERT INTO channels SELECT (jsonb_populate_record(NULL::channels, to_jsonb(c) || jsonb_build_object('id', 1000, 'name', 'short-lived'))).* FROM channels c WHERE id = $1`;
+    await db().query(copy, [CHANNEL.general]);
+    expect(await findChannelId(db(), 'Short-Lived')).toBe(1000);
+    expect(await findChannelId(db(), 1000)).toBe(1000);
+    await db().query('DELETE FROM channels WHERE id = 1000');
+    await observe();
+    expect(await findChannelId(db(), 'Short-Lived')).toBeNull();
+    expect(await findChannelId(db(), 1000)).toBeNull();
   });
 });
 
