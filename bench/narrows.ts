@@ -64,12 +64,15 @@ export interface Captured {
   params: readonly unknown[];
 }
 
-/** A Db that records each statement on its way to `inner`. */
+// The cases empty `seen` before each request they capture; under load the server stops recording here rather than keep every statement.
+const MAX_RECORDED = 1_000;
+
+/** A Db that records each statement on its way to `inner` (at most MAX_RECORDED of them until `seen` is emptied). */
 export function recording<T extends Db>(inner: T, seen: Captured[]): T {
   const wrap = (db: Db): Db => ({
     ...db,
     query: (sql, params) => {
-      seen.push({ sql, params: params ?? [] });
+      if (seen.length < MAX_RECORDED) seen.push({ sql, params: params ?? [] });
       return db.query(sql, params);
     },
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
