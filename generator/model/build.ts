@@ -5,7 +5,7 @@
 import type { LoadedSpec } from '../load/index.js';
 import { isRecord, walkDocument } from '../load/walk.js';
 import { BuildContext, type RawNode } from './context.js';
-import { compareStrings, deriveNames, schemaTypeNames } from './names.js';
+import { compareStrings, deriveNames, operationNames, schemaTypeNames } from './names.js';
 import { versionNotes } from './notes.js';
 import { buildParameters } from './parameters.js';
 import { buildErrorCodes, buildResponses } from './responses.js';
@@ -93,7 +93,7 @@ function buildOperations(
   }
   found.sort((a, b) => compareStrings(a.path, b.path) || METHODS.indexOf(a.method) - METHODS.indexOf(b.method));
   const ids = operationIds(found);
-  const names = deriveNames(ids);
+  const names = operationNames(ids);
 
   return found.map(({ path, method, node, item }, index): Operation => {
     const id = ids[index]!;

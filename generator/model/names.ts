@@ -148,6 +148,33 @@ export function namesOf(raw: string): Names {
 export const OPERATION_TYPE_SUFFIXES = ['Params', 'Response', 'Responses', 'ErrorResponses', 'ResponseHeaders'] as const;
 
 /**
+ * The names of operations, by operationId: `deriveNames`, and then no two
+ * operations' aliases alike. `getUser`'s `GetUserErrorResponses` is also
+ * `getUserError`'s `GetUserErrorResponses`; taken in sorted order of their
+ * ids, an operation whose aliases meet an earlier one's takes the first
+ * `<Pascal>2`, `<Pascal>3`, ... whose aliases are all free (`GetUserError2`
+ * for all its aliases and checks). Its function (`camel`) and file keep their names.
+ */
+export function operationNames(ids: readonly string[]): Map<string, Names> {
+  const names = deriveNames(ids);
+  const taken = new Set<string>();
+  const aliases = (pascal: string) => OPERATION_TYPE_SUFFIXES.map((suffix) => `${pascal}${suffix}`);
+  const pascals = new Set([...names.values()].map((n) => n.pascal.toLowerCase()));
+  const free = (pascal: string, own: string) => (pascal === own || !pascals.has(pascal.toLowerCase())) && aliases(pascal).every((alias) => !taken.has(alias));
+  for (const id of [...names.keys()].sort(compareStrings)) {
+    const own = names.get(id)!;
+    let pascal = own.pascal;
+    for (let n = 2; !free(pascal, own.pascal); n++) pascal = `${own.pascal}${n}`;
+    if (pascal !== own.pascal) {
+      names.set(id, { ...own, pascal });
+      pascals.add(pascal.toLowerCase());
+    }
+    for (const alias of aliases(pascal)) taken.add(alias);
+  }
+  return names;
+}
+
+/**
  * Every other name `types.ts` declares or refers to, which a schema's named
  * type must not take: openapi-typescript's roots and helpers (`WithRequired`,
  * and the read/write markers), the module's fixed aliases, and the global

@@ -124,7 +124,7 @@ export const badKind: UpdateItemParams = { item_id: 1, kind: 'chair' };
   it('emits type-correct code for a hostile spec (quotes, */, reserved words, digits, non-ASCII, duplicates)', async () => {
     const root = project('hostile');
     const output = await generateTypes(root);
-    const usage = `${EQUAL}import type { ErrorCode, DeleteParams, ClassParams, _2faLoginResponse, GetUserParams, GetUser2Params, ItSQuotedParams, CafeUnicodeU540dU524dResponse } from './types.js';
+    const usage = `${EQUAL}import type { ErrorCode, DeleteParams, ClassParams, _2faLoginResponse, GetUserParams, GetUser2Params, GetUserErrorResponses, GetUserError2Response, ItSQuotedParams, CafeUnicodeU540dU524dResponse } from './types.js';
 import type { Class, Envelope, DeleteParams2, DeleteParams3, UploadFile, UploadFile2, NonNullable2, WithRequired2, Readable2 } from './types.js';
 export const codes: Equal<ErrorCode, 'WEIRD_CODE'> = true;
 export const del: DeleteParams = { class: 'x', "it's \\"quoted\\"": 1, '2fa': true, 'naïve-ünïcode': 's', 名前: 'n' };
@@ -132,6 +132,10 @@ export const cls: ClassParams = { '2fa': 'a', "quote'\\"*/": 'q' };
 export const upload: ItSQuotedParams = { "up'load": { filename: 'a', data: new Uint8Array() } };
 export const msg = (r: _2faLoginResponse | CafeUnicodeU540dU524dResponse): string => r.msg;
 export const none: GetUserParams & GetUser2Params = {};
+// getUserError's aliases give way to get-user's (GetUserErrorResponses is get-user's errors).
+export const count: GetUserError2Response = 3;
+export const isNumber: Equal<GetUserError2Response, number> = true;
+export type GetUserErrors = GetUserErrorResponses;
 export const named: [Class['code'], Envelope['result']] = ['WEIRD_CODE', 'success'];
 // Schemas named like the module's own names give way; the aliases keep theirs.
 export const paramsStay: Equal<DeleteParams, DeleteParams3> = false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { camelName, deriveNames, fileName, pascalName, propertyKey, schemaTypeNames } from '../../generator/model/names.js';
+import { camelName, deriveNames, fileName, OPERATION_TYPE_SUFFIXES, operationNames, pascalName, propertyKey, schemaTypeNames } from '../../generator/model/names.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -40,6 +40,26 @@ describe('collisions', () => {
   it('treats names differing only by case as a collision (file systems may not tell them apart)', () => {
     const names = deriveNames(['ab', 'AB']);
     expect(new Set([...names.values()].map((n) => n.file.toLowerCase())).size).toBe(2);
+  });
+});
+
+describe('operation names', () => {
+  const pascals = (ids: string[]) => Object.fromEntries([...operationNames(ids)].map(([id, names]) => [id, names.pascal]));
+
+  it('gives way, in sorted order of ids, when one operation\'s aliases meet another\'s', () => {
+    // get-user-error2 sorts first and keeps its own name, so getUserError skips it.
+    const expected = { getUser: 'GetUser', getUserError: 'GetUserError3', 'get-user-error2': 'GetUserError2', listThings: 'ListThings' };
+    expect(pascals(['getUserError', 'listThings', 'get-user-error2', 'getUser'])).toEqual(expected);
+    expect(pascals(['getUser', 'getUserError', 'get-user-error2', 'listThings'])).toEqual(expected);
+    // The function and the file keep their names.
+    expect(operationNames(['getUser', 'getUserError']).get('getUserError')).toMatchObject({ camel: 'getUserError', file: 'get-user-error' });
+  });
+
+  it('leaves every alias of every operation distinct', () => {
+    const ids = ['a', 'aError', 'aErrorError', 'aResponse', 'aResponseHeaders', 'aParams', 'a2', 'a2Error', 'aError2'];
+    const aliases = [...operationNames(ids).values()].flatMap((n) => OPERATION_TYPE_SUFFIXES.map((suffix) => `${n.pascal}${suffix}`));
+    expect(new Set(aliases).size).toBe(aliases.length);
+    expect(pascals(['a', 'b'])).toEqual({ a: 'A', b: 'B' });
   });
 });
 
