@@ -54,6 +54,9 @@ ${op}(${orvalArgs(args)}).then((result) => console.log(result));
 `,
 };
 
+/** Every app, in table order. */
+export const APP_NAMES = Object.keys(APPS);
+
 /** `{ message_id: 1 }` as hey-api's options (`{ path: { message_id: 1 } }`); the bench case has one path parameter. */
 function heyArgs(args: string): string {
   return `{ path: ${args} }`;
