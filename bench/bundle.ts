@@ -12,6 +12,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { buildModel } from '../generator/model/build.js';
+import { loadSpec } from '../generator/load/index.js';
 import type { Outputs } from './outputs.js';
 
 export interface AppBundleRow {
@@ -52,6 +54,9 @@ ${op}(${orvalArgs(args)}).then((result) => console.log(result));
 `,
 };
 
+/** Every app, in table order. */
+export const APP_NAMES = Object.keys(APPS);
+
 /** `{ message_id: 1 }` as hey-api's options (`{ path: { message_id: 1 } }`); the bench case has one path parameter. */
 function heyArgs(args: string): string {
   return `{ path: ${args} }`;
@@ -61,7 +66,34 @@ function orvalArgs(args: string): string {
   return Object.values(JSON.parse(args.replace(/(\w+):/g, '"$1":')) as Record<string, unknown>).map(String).join(', ');
 }
 
-export async function appBundles(outputs: Outputs, op = 'getMessage', args = '{ message_id: 1 }', file = 'get-message', apps = Object.keys(APPS)): Promise<AppBundleRow[]> {
+/** The operation an app calls: its function name (ours, hey-api's and orval's alike), our module's file name, and its arguments. */
+export interface BundledOperation {
+  id: string;
+  camel: string;
+  file: string;
+  /** Every path parameter, `1` or `"1"` by its type: `{ message_id: 1 }`. */
+  args: string;
+}
+
+/**
+ * The operation `operationId` of the scratch project's document, as the apps
+ * call it; an error naming the document when it has no such operation.
+ */
+export async function bundledOperation(outputs: Outputs, operationId: string, documentLabel: string): Promise<BundledOperation> {
+  const model = buildModel(await loadSpec(outputs.project.spec, outputs.project.dir));
+  const operation = model.operations.find((o) => o.id === operationId);
+  if (operation === undefined) throw new Error(`bench: ${documentLabel} has no operation ${operationId}; name one with --bundle-operation`);
+  const args = operation.parameters
+    .filter((p) => p.location === 'path')
+    .map((p) => {
+      const schema = p.schema.kind === 'ref' ? model.schemas.find((s) => s.name === (p.schema as { name: string }).name)?.schema : p.schema;
+      return `${p.key ?? p.name}: ${schema?.kind === 'integer' || schema?.kind === 'number' ? '1' : '"1"'}`;
+    });
+  return { id: operation.id, camel: operation.names.camel, file: operation.names.file, args: `{ ${args.join(', ')} }` };
+}
+
+export async function appBundles(outputs: Outputs, operation: Pick<BundledOperation, 'camel' | 'args' | 'file'> = { camel: 'getMessage', args: '{ message_id: 1 }', file: 'get-message' }, apps = Object.keys(APPS)): Promise<AppBundleRow[]> {
+  const { camel: op, args, file } = operation;
   const esbuild = await import('esbuild');
   const rows: AppBundleRow[] = [];
   for (const app of apps) {

@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const root = process.cwd();
@@ -44,6 +44,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --narrow-sizes LIST  narrows section: messages added to the demo (default: 100,100000)
   --load-nice N        nice level of the load generator (default: 10)
   --skip-synthetic     generation: leave out the synthetic document
+  --bundle-spec PATH   bundle section: also measure this document (OpenAPI YAML or JSON, any size), all three
+                       clients generated for it in the same run
+  --bundle-operation ID  the operation the --bundle-spec apps call (default: get-message)
   --help               print this text
 
 Figures go to stdout as markdown and to bench/results/latest.json.
@@ -64,6 +67,8 @@ function readArgs() {
         'narrow-sizes': { type: 'string', default: '100,100000' },
         'load-nice': { type: 'string', default: '10' },
         'skip-synthetic': { type: 'boolean', default: false },
+        'bundle-spec': { type: 'string' },
+        'bundle-operation': { type: 'string', default: 'get-message' },
       },
     }).values;
   } catch (error) {
@@ -262,17 +267,35 @@ try {
       console.log('\nOur lazy chunks are the response checks, one per operation, imported only when `validateResponses` is set.');
     }
     if (sections.has('bundle')) {
-      const { appBundles } = await import('./bundle.js');
+      const { APP_NAMES, appBundles, bundledOperation } = await import('./bundle.js');
       log('bundle: one-operation apps');
-      const apps = await appBundles(outputs);
-      results.bundle = apps;
-      const hey = apps.find((a) => a.app.startsWith('hey-api'))!;
-      console.log('\n## A browser app calling one operation (`getMessage`): esbuild --bundle --minify --splitting --format=esm\n');
+      const documents = [{ document: 'spec/ (ours)', operation: await bundledOperation(outputs, 'get-message', 'spec/'), apps: await appBundles(outputs) }];
+      const other = args['bundle-spec'];
+      if (other !== undefined) {
+        log(`bundle: ${other}: generating the three clients`);
+        const { readDocument } = await import('./specs.js');
+        const otherOutputs = generateOutputs(root, readDocument(other), { tolerantPeers: true });
+        try {
+          const operation = await bundledOperation(otherOutputs, args['bundle-operation'], other);
+          log(`bundle: ${other}: one-operation apps (${operation.id})`);
+          const failed = Object.keys(otherOutputs.failedPeers);
+          for (const peer of failed) console.log(`${basename(other)}: ${peer} could not generate from it, so its app is left out: ${otherOutputs.failedPeers[peer]}`);
+          const apps = APP_NAMES.filter((app) => !failed.some((peer) => app.startsWith(`${peer}:`)));
+          documents.push({ document: basename(other), operation, apps: await appBundles(otherOutputs, operation, apps) });
+        } finally {
+          otherOutputs.project.remove();
+        }
+      }
+      results.bundle = documents;
+      console.log('\n## A browser app calling one operation: esbuild --bundle --minify --splitting --format=esm\n');
       console.log('Eager: the entry chunk and the chunks it imports statically. Targets (issue 20): our entry within 1.25x hey-api\'s; with `validateResponses`, at most 40 KB over all chunks.\n');
       console.log(
         table(
-          ['app', 'entry', 'entry gzip', 'eager', 'all chunks', 'chunks', 'entry / hey-api'],
-          apps.map((a) => [a.app, fmt.kib(a.entryBytes), fmt.kib(a.entryGzipBytes), fmt.kib(a.eagerBytes), fmt.kib(a.totalBytes), String(a.chunks), fmt.ratio(a.entryBytes / hey.entryBytes)]),
+          ['document', 'operation', 'app', 'entry', 'entry gzip', 'eager', 'all chunks', 'all chunks (bytes)', 'chunks', 'entry / hey-api'],
+          documents.flatMap(({ document, operation, apps }) => {
+            const hey = apps.find((a) => a.app.startsWith('hey-api'));
+            return apps.map((a) => [document, operation.id, a.app, fmt.kib(a.entryBytes), fmt.kib(a.entryGzipBytes), fmt.kib(a.eagerBytes), fmt.kib(a.totalBytes), fmt.int(a.totalBytes), String(a.chunks), hey === undefined ? 'n/a' : fmt.ratio(a.entryBytes / hey.entryBytes)]);
+          }),
         ),
       );
     }

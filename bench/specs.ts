@@ -5,7 +5,8 @@
  * components. Each lives in a scratch project outside the working tree, so
  * no generator ever writes into the real one.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { load as loadYaml } from 'js-yaml';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSpec } from '../generator/load/index.js';
@@ -18,6 +19,17 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 /** The spec after bundling: one document, every external ref turned into a components ref. */
 export async function bundledSpec(root: string): Promise<Doc> {
   return (await loadSpec('spec/openapi.yaml', root)).document;
+}
+
+/**
+ * A document as written, YAML or JSON, for a scratch project: not bundled or
+ * normalised by our loader, so every generator reads the same text.
+ */
+export function readDocument(path: string): Doc {
+  const text = readFileSync(path, 'utf8');
+  const doc = /\.json$/i.test(path) ? (JSON.parse(text) as unknown) : loadYaml(text);
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new Error(`bench: ${path} is not an OpenAPI document (its top level is not a mapping)`);
+  return doc as Doc;
 }
 
 /** `factor` copies of every operation; copy 1 is the original. */

@@ -85,6 +85,48 @@ export function keySegment(key: string): string {
   return key.length === 0 ? '[""]' : '.' + key;
 }
 
+/**
+ * Records a failure. Check functions call this rather than building the
+ * record inline: it runs only once a value has failed its predicate, and one
+ * call per failure site keeps each check function (and the chunk a bundler
+ * splits off per operation) about a third smaller.
+ */
+export function pushFailure(out: Failure[], path: string, message: string, rule: string): void {
+  out.push({ path, message, rule });
+}
+
+/** Records a missing required property: a common failure site, so its message and rule are not repeated at each. */
+export function pushMissing(out: Failure[], path: string): void {
+  out.push({ path, message: 'is required', rule: 'required' });
+}
+
+/** Records a value of the wrong type (`noun` as in "must be a string"): the commonest failure site. */
+export function pushWrongType(out: Failure[], path: string, noun: string): void {
+  out.push({ path, message: 'must be ' + noun, rule: 'type' });
+}
+
+/**
+ * Records each own key of `record` that `known` does not list, as strict
+ * mode's unknown properties, in key order; true when the check must stop
+ * (a failure and not `all`). The check functions' form of the key loop their
+ * predicates run inline.
+ */
+export function pushUnknownKeys(out: Failure[], prefix: string, record: Record<string, unknown>, known: ReadonlySet<string> | readonly string[], all: boolean): boolean {
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (isArray(known) ? known.includes(key) : known.has(key)) continue;
+    out.push({ path: prefix + keySegment(key), message: 'is not a known property', rule: 'strict' });
+    if (!all) return true;
+  }
+  return false;
+}
+
+/** `Array.isArray` narrowing a readonly array too. */
+function isArray<T>(value: ReadonlySet<T> | readonly T[]): value is readonly T[] {
+  return Array.isArray(value);
+}
+
 /** Makes the failures a nested check recorded (from index `from`) relative to the caller's value. */
 export function prefixFailures(out: Failure[], from: number, prefix: string): void {
   for (let i = from; i < out.length; i++) {

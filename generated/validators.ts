@@ -70,6 +70,10 @@ import {
   parseInteger,
   parseJson,
   prefixFailures,
+  pushFailure,
+  pushMissing,
+  pushUnknownKeys,
+  pushWrongType,
   readJsonInteger,
   readJsonString,
   readJsonValue,
@@ -401,9 +405,7 @@ const matchesNarrowTermObject = (v: unknown, strict: boolean): boolean => {
   if (operand === undefined) return false;
   if (!matchesNarrowOperand(operand, strict)) return false;
   const negated = record["negated"];
-  if (negated !== undefined) {
-    if (typeof negated !== "boolean") return false;
-  }
+  if (negated !== undefined && typeof negated !== "boolean") return false;
   if (strict) {
     const keys = Object.keys(record);
     for (let j = 0; j < keys.length; j++) {
@@ -590,29 +592,17 @@ const matchesEditHistoryEntry = (v: unknown, strict: boolean): boolean => {
   const timestamp = record["timestamp"];
   if (!Number.isInteger(timestamp)) return false;
   const prev_content = record["prev_content"];
-  if (prev_content !== undefined) {
-    if (typeof prev_content !== "string") return false;
-  }
+  if (prev_content !== undefined && typeof prev_content !== "string") return false;
   const prev_rendered_content = record["prev_rendered_content"];
-  if (prev_rendered_content !== undefined) {
-    if (typeof prev_rendered_content !== "string") return false;
-  }
+  if (prev_rendered_content !== undefined && typeof prev_rendered_content !== "string") return false;
   const prev_stream = record["prev_stream"];
-  if (prev_stream !== undefined) {
-    if (!Number.isInteger(prev_stream)) return false;
-  }
+  if (prev_stream !== undefined && !Number.isInteger(prev_stream)) return false;
   const stream = record["stream"];
-  if (stream !== undefined) {
-    if (!Number.isInteger(stream)) return false;
-  }
+  if (stream !== undefined && !Number.isInteger(stream)) return false;
   const prev_topic = record["prev_topic"];
-  if (prev_topic !== undefined) {
-    if (typeof prev_topic !== "string") return false;
-  }
+  if (prev_topic !== undefined && typeof prev_topic !== "string") return false;
   const topic = record["topic"];
-  if (topic !== undefined) {
-    if (typeof topic !== "string") return false;
-  }
+  if (topic !== undefined && typeof topic !== "string") return false;
   if (strict) {
     const keys = Object.keys(record);
     for (let j = 0; j < keys.length; j++) {
@@ -670,9 +660,7 @@ const matchesMessage = (v: unknown, strict: boolean): boolean => {
   const recipient_id = record["recipient_id"];
   if (!Number.isInteger(recipient_id)) return false;
   const stream_id = record["stream_id"];
-  if (stream_id !== undefined) {
-    if (!Number.isInteger(stream_id)) return false;
-  }
+  if (stream_id !== undefined && !Number.isInteger(stream_id)) return false;
   const subject = record["subject"];
   if (typeof subject !== "string") return false;
   const topic_links = record["topic_links"];
@@ -698,13 +686,9 @@ const matchesMessage = (v: unknown, strict: boolean): boolean => {
   const timestamp = record["timestamp"];
   if (!Number.isInteger(timestamp)) return false;
   const last_edit_timestamp = record["last_edit_timestamp"];
-  if (last_edit_timestamp !== undefined) {
-    if (!Number.isInteger(last_edit_timestamp)) return false;
-  }
+  if (last_edit_timestamp !== undefined && !Number.isInteger(last_edit_timestamp)) return false;
   const last_moved_timestamp = record["last_moved_timestamp"];
-  if (last_moved_timestamp !== undefined) {
-    if (!Number.isInteger(last_moved_timestamp)) return false;
-  }
+  if (last_moved_timestamp !== undefined && !Number.isInteger(last_moved_timestamp)) return false;
   const edit_history = record["edit_history"];
   if (edit_history !== undefined) {
     if (!Array.isArray(edit_history)) return false;
@@ -780,29 +764,17 @@ const matchesMessageHistorySnapshot = (v: unknown, strict: boolean): boolean => 
     return false;
   }
   const prev_topic = record["prev_topic"];
-  if (prev_topic !== undefined) {
-    if (typeof prev_topic !== "string") return false;
-  }
+  if (prev_topic !== undefined && typeof prev_topic !== "string") return false;
   const stream = record["stream"];
-  if (stream !== undefined) {
-    if (!Number.isInteger(stream)) return false;
-  }
+  if (stream !== undefined && !Number.isInteger(stream)) return false;
   const prev_stream = record["prev_stream"];
-  if (prev_stream !== undefined) {
-    if (!Number.isInteger(prev_stream)) return false;
-  }
+  if (prev_stream !== undefined && !Number.isInteger(prev_stream)) return false;
   const prev_content = record["prev_content"];
-  if (prev_content !== undefined) {
-    if (typeof prev_content !== "string") return false;
-  }
+  if (prev_content !== undefined && typeof prev_content !== "string") return false;
   const prev_rendered_content = record["prev_rendered_content"];
-  if (prev_rendered_content !== undefined) {
-    if (typeof prev_rendered_content !== "string") return false;
-  }
+  if (prev_rendered_content !== undefined && typeof prev_rendered_content !== "string") return false;
   const content_html_diff = record["content_html_diff"];
-  if (content_html_diff !== undefined) {
-    if (typeof content_html_diff !== "string") return false;
-  }
+  if (content_html_diff !== undefined && typeof content_html_diff !== "string") return false;
   if (strict) {
     const keys = Object.keys(record);
     for (let j = 0; j < keys.length; j++) {
@@ -1222,9 +1194,7 @@ const matchesProfileDataValue = (v: unknown, strict: boolean): boolean => {
   const value = record["value"];
   if (typeof value !== "string") return false;
   const rendered_value = record["rendered_value"];
-  if (rendered_value !== undefined) {
-    if (typeof rendered_value !== "string") return false;
-  }
+  if (rendered_value !== undefined && typeof rendered_value !== "string") return false;
   if (strict) {
     const keys = Object.keys(record);
     for (let j = 0; j < keys.length; j++) {
@@ -1418,13 +1388,9 @@ const matchesUpdatePresenceResponse = (v: unknown, strict: boolean): boolean => 
   const presence_last_update_id = record["presence_last_update_id"];
   if (!Number.isInteger(presence_last_update_id)) return false;
   const server_timestamp = record["server_timestamp"];
-  if (server_timestamp !== undefined) {
-    if (!Number.isFinite(server_timestamp)) return false;
-  }
+  if (server_timestamp !== undefined && !Number.isFinite(server_timestamp)) return false;
   const presences = record["presences"];
-  if (presences !== undefined) {
-    if (!(matchesUpdatePresenceResponsePresencesOption1(presences, strict) || matchesUpdatePresenceResponsePresencesOption2(presences, strict))) return false;
-  }
+  if (presences !== undefined && !(matchesUpdatePresenceResponsePresencesOption1(presences, strict) || matchesUpdatePresenceResponsePresencesOption2(presences, strict))) return false;
   if (strict) {
     const keys = Object.keys(record);
     for (let j = 0; j < keys.length; j++) {
@@ -1655,50 +1621,41 @@ const matchesUploadResult = (v: unknown, strict: boolean): boolean => {
 function checkBadRequestError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesBadRequestError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "error") {
-      out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"error\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const code = record["code"];
     if (code === undefined) {
-      out.push({ path: ".code", message: "is required", rule: "required" });
+      pushMissing(out, ".code");
       if (!all) return;
     } else if (typeof code !== "string") {
-      out.push({ path: ".code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".code", "a string");
       if (!all) return;
     } else if (code !== "BAD_REQUEST") {
-      out.push({ path: ".code", message: "must be \"BAD_REQUEST\"", rule: "const" });
+      pushFailure(out, ".code", "must be \"BAD_REQUEST\"", "const");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "code") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "code"], all)) return;
   }
 }
 
@@ -1706,52 +1663,43 @@ function checkBadRequestError(v: unknown, out: Failure[], all: boolean, strict: 
 function checkDisplayRecipientUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesDisplayRecipientUser(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const id = record["id"];
     if (id === undefined) {
-      out.push({ path: ".id", message: "is required", rule: "required" });
+      pushMissing(out, ".id");
       if (!all) return;
     } else if (!Number.isInteger(id)) {
-      out.push({ path: ".id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".id", "an integer");
       if (!all) return;
     }
     const email = record["email"];
     if (email === undefined) {
-      out.push({ path: ".email", message: "is required", rule: "required" });
+      pushMissing(out, ".email");
       if (!all) return;
     } else if (typeof email !== "string") {
-      out.push({ path: ".email", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".email", "a string");
       if (!all) return;
     }
     const full_name = record["full_name"];
     if (full_name === undefined) {
-      out.push({ path: ".full_name", message: "is required", rule: "required" });
+      pushMissing(out, ".full_name");
       if (!all) return;
     } else if (typeof full_name !== "string") {
-      out.push({ path: ".full_name", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".full_name", "a string");
       if (!all) return;
     }
     const is_mirror_dummy = record["is_mirror_dummy"];
     if (is_mirror_dummy === undefined) {
-      out.push({ path: ".is_mirror_dummy", message: "is required", rule: "required" });
+      pushMissing(out, ".is_mirror_dummy");
       if (!all) return;
     } else if (typeof is_mirror_dummy !== "boolean") {
-      out.push({ path: ".is_mirror_dummy", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_mirror_dummy", "a boolean");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "id" && key !== "email" && key !== "full_name" && key !== "is_mirror_dummy") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["id", "email", "full_name", "is_mirror_dummy"], all)) return;
   }
 }
 
@@ -1759,85 +1707,64 @@ function checkDisplayRecipientUser(v: unknown, out: Failure[], all: boolean, str
 function checkEditHistoryEntry(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesEditHistoryEntry(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const user_id = record["user_id"];
     if (user_id === undefined) {
-      out.push({ path: ".user_id", message: "is required", rule: "required" });
+      pushMissing(out, ".user_id");
       if (!all) return;
     } else if (typeof user_id === "number") {
       if (!Number.isInteger(user_id)) {
-        out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
+        pushWrongType(out, ".user_id", "an integer");
         if (!all) return;
       }
     } else if (user_id === null) {
       // Every value of this type matches.
     } else {
-      out.push({ path: ".user_id", message: "must be an integer or null", rule: "union" });
+      pushFailure(out, ".user_id", "must be an integer or null", "union");
       if (!all) return;
     }
     const timestamp = record["timestamp"];
     if (timestamp === undefined) {
-      out.push({ path: ".timestamp", message: "is required", rule: "required" });
+      pushMissing(out, ".timestamp");
       if (!all) return;
     } else if (!Number.isInteger(timestamp)) {
-      out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".timestamp", "an integer");
       if (!all) return;
     }
     const prev_content = record["prev_content"];
-    if (prev_content !== undefined) {
-      if (typeof prev_content !== "string") {
-        out.push({ path: ".prev_content", message: "must be a string", rule: "type" });
-        if (!all) return;
-      }
+    if (prev_content !== undefined && typeof prev_content !== "string") {
+      pushWrongType(out, ".prev_content", "a string");
+      if (!all) return;
     }
     const prev_rendered_content = record["prev_rendered_content"];
-    if (prev_rendered_content !== undefined) {
-      if (typeof prev_rendered_content !== "string") {
-        out.push({ path: ".prev_rendered_content", message: "must be a string", rule: "type" });
-        if (!all) return;
-      }
+    if (prev_rendered_content !== undefined && typeof prev_rendered_content !== "string") {
+      pushWrongType(out, ".prev_rendered_content", "a string");
+      if (!all) return;
     }
     const prev_stream = record["prev_stream"];
-    if (prev_stream !== undefined) {
-      if (!Number.isInteger(prev_stream)) {
-        out.push({ path: ".prev_stream", message: "must be an integer", rule: "type" });
-        if (!all) return;
-      }
+    if (prev_stream !== undefined && !Number.isInteger(prev_stream)) {
+      pushWrongType(out, ".prev_stream", "an integer");
+      if (!all) return;
     }
     const stream = record["stream"];
-    if (stream !== undefined) {
-      if (!Number.isInteger(stream)) {
-        out.push({ path: ".stream", message: "must be an integer", rule: "type" });
-        if (!all) return;
-      }
+    if (stream !== undefined && !Number.isInteger(stream)) {
+      pushWrongType(out, ".stream", "an integer");
+      if (!all) return;
     }
     const prev_topic = record["prev_topic"];
-    if (prev_topic !== undefined) {
-      if (typeof prev_topic !== "string") {
-        out.push({ path: ".prev_topic", message: "must be a string", rule: "type" });
-        if (!all) return;
-      }
+    if (prev_topic !== undefined && typeof prev_topic !== "string") {
+      pushWrongType(out, ".prev_topic", "a string");
+      if (!all) return;
     }
     const topic = record["topic"];
-    if (topic !== undefined) {
-      if (typeof topic !== "string") {
-        out.push({ path: ".topic", message: "must be a string", rule: "type" });
-        if (!all) return;
-      }
+    if (topic !== undefined && typeof topic !== "string") {
+      pushWrongType(out, ".topic", "a string");
+      if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!EDIT_HISTORY_ENTRY_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, EDIT_HISTORY_ENTRY_KEYS, all)) return;
   }
 }
 
@@ -1845,47 +1772,38 @@ function checkEditHistoryEntry(v: unknown, out: Failure[], all: boolean, strict:
 function checkErrorEnvelope(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesErrorEnvelope(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "error") {
-      out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"error\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const code = record["code"];
     if (code === undefined) {
-      out.push({ path: ".code", message: "is required", rule: "required" });
+      pushMissing(out, ".code");
       if (!all) return;
     } else if (typeof code !== "string") {
-      out.push({ path: ".code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".code", "a string");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "code") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "code"], all)) return;
   }
 }
 
@@ -1893,52 +1811,43 @@ function checkErrorEnvelope(v: unknown, out: Failure[], all: boolean, strict: bo
 function checkGroupSettingMembers(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesGroupSettingMembers(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const direct_members = record["direct_members"];
     if (direct_members === undefined) {
-      out.push({ path: ".direct_members", message: "is required", rule: "required" });
+      pushMissing(out, ".direct_members");
       if (!all) return;
     } else if (!Array.isArray(direct_members)) {
-      out.push({ path: ".direct_members", message: "must be a list", rule: "type" });
+      pushWrongType(out, ".direct_members", "a list");
       if (!all) return;
     } else {
       for (let direct_members_i = 0; direct_members_i < direct_members.length; direct_members_i++) {
         const direct_members_item: unknown = direct_members[direct_members_i];
         if (!Number.isInteger(direct_members_item)) {
-          out.push({ path: ".direct_members[" + direct_members_i + "]", message: "must be an integer", rule: "type" });
+          pushWrongType(out, ".direct_members[" + direct_members_i + "]", "an integer");
           if (!all) return;
         }
       }
     }
     const direct_subgroups = record["direct_subgroups"];
     if (direct_subgroups === undefined) {
-      out.push({ path: ".direct_subgroups", message: "is required", rule: "required" });
+      pushMissing(out, ".direct_subgroups");
       if (!all) return;
     } else if (!Array.isArray(direct_subgroups)) {
-      out.push({ path: ".direct_subgroups", message: "must be a list", rule: "type" });
+      pushWrongType(out, ".direct_subgroups", "a list");
       if (!all) return;
     } else {
       for (let direct_subgroups_i = 0; direct_subgroups_i < direct_subgroups.length; direct_subgroups_i++) {
         const direct_subgroups_item: unknown = direct_subgroups[direct_subgroups_i];
         if (!Number.isInteger(direct_subgroups_item)) {
-          out.push({ path: ".direct_subgroups[" + direct_subgroups_i + "]", message: "must be an integer", rule: "type" });
+          pushWrongType(out, ".direct_subgroups[" + direct_subgroups_i + "]", "an integer");
           if (!all) return;
         }
       }
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "direct_members" && key !== "direct_subgroups") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["direct_members", "direct_subgroups"], all)) return;
   }
 }
 
@@ -1947,17 +1856,15 @@ function checkGroupSettingTarget(v: unknown, out: Failure[], all: boolean, stric
   if (matchesGroupSettingTarget(v, strict)) return;
   if (typeof v === "number") {
     if (!Number.isInteger(v)) {
-      out.push({ path: "", message: "must be an integer", rule: "type" });
+      pushWrongType(out, "", "an integer");
       if (!all) return;
     }
   } else if (typeof v === "object" && v !== null && !Array.isArray(v)) {
     const mark = out.length;
     checkGroupSettingMembers(v, out, all, strict);
-    if (out.length !== mark) {
-      if (!all) return;
-    }
+    if (out.length !== mark && !all) return;
   } else {
-    out.push({ path: "", message: "must be an integer or an object", rule: "union" });
+    pushFailure(out, "", "must be an integer or an object", "union");
     if (!all) return;
   }
 }
@@ -1966,13 +1873,13 @@ function checkGroupSettingTarget(v: unknown, out: Failure[], all: boolean, stric
 function checkGroupSettingValue(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesGroupSettingValue(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const new_ = record["new"];
     if (new_ === undefined) {
-      out.push({ path: ".new", message: "is required", rule: "required" });
+      pushMissing(out, ".new");
       if (!all) return;
     } else {
       const new__mark = out.length;
@@ -1991,16 +1898,7 @@ function checkGroupSettingValue(v: unknown, out: Failure[], all: boolean, strict
         if (!all) return;
       }
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "new" && key !== "old") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["new", "old"], all)) return;
   }
 }
 
@@ -2008,50 +1906,41 @@ function checkGroupSettingValue(v: unknown, out: Failure[], all: boolean, strict
 function checkInternalError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesInternalError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "error") {
-      out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"error\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const code = record["code"];
     if (code === undefined) {
-      out.push({ path: ".code", message: "is required", rule: "required" });
+      pushMissing(out, ".code");
       if (!all) return;
     } else if (typeof code !== "string") {
-      out.push({ path: ".code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".code", "a string");
       if (!all) return;
     } else if (code !== "INTERNAL_ERROR") {
-      out.push({ path: ".code", message: "must be \"INTERNAL_ERROR\"", rule: "const" });
+      pushFailure(out, ".code", "must be \"INTERNAL_ERROR\"", "const");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "code") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "code"], all)) return;
   }
 }
 
@@ -2059,80 +1948,80 @@ function checkInternalError(v: unknown, out: Failure[], all: boolean, strict: bo
 function checkInvitationFailedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesInvitationFailedError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "error") {
-      out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"error\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const code = record["code"];
     if (code === undefined) {
-      out.push({ path: ".code", message: "is required", rule: "required" });
+      pushMissing(out, ".code");
       if (!all) return;
     } else if (typeof code !== "string") {
-      out.push({ path: ".code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".code", "a string");
       if (!all) return;
     } else if (code !== "INVITATION_FAILED") {
-      out.push({ path: ".code", message: "must be \"INVITATION_FAILED\"", rule: "const" });
+      pushFailure(out, ".code", "must be \"INVITATION_FAILED\"", "const");
       if (!all) return;
     }
     const errors = record["errors"];
     if (errors === undefined) {
-      out.push({ path: ".errors", message: "is required", rule: "required" });
+      pushMissing(out, ".errors");
       if (!all) return;
     } else if (!Array.isArray(errors)) {
-      out.push({ path: ".errors", message: "must be a list", rule: "type" });
+      pushWrongType(out, ".errors", "a list");
       if (!all) return;
     } else {
       for (let errors_i = 0; errors_i < errors.length; errors_i++) {
         const errors_item: unknown = errors[errors_i];
         if (!Array.isArray(errors_item)) {
-          out.push({ path: ".errors[" + errors_i + "]", message: "must be a list", rule: "type" });
+          pushWrongType(out, ".errors[" + errors_i + "]", "a list");
           if (!all) return;
         } else {
           if (errors_item.length < 3) {
-            out.push({ path: ".errors[" + errors_i + "]", message: "must have at least 3 items", rule: "minItems" });
+            pushFailure(out, ".errors[" + errors_i + "]", "must have at least 3 items", "minItems");
             if (!all) return;
           }
           if (errors_item.length > 3) {
-            out.push({ path: ".errors[" + errors_i + "]", message: "must have at most 3 items", rule: "maxItems" });
+            pushFailure(out, ".errors[" + errors_i + "]", "must have at most 3 items", "maxItems");
             if (!all) return;
           }
           if (errors_item.length > 0) {
             const errors_item_item_0: unknown = errors_item[0];
             if (typeof errors_item_item_0 !== "string") {
-              out.push({ path: ".errors[" + errors_i + "][0]", message: "must be a string", rule: "type" });
+              pushWrongType(out, ".errors[" + errors_i + "][0]", "a string");
               if (!all) return;
             }
           }
           if (errors_item.length > 1) {
             const errors_item_item_1: unknown = errors_item[1];
             if (typeof errors_item_item_1 !== "string") {
-              out.push({ path: ".errors[" + errors_i + "][1]", message: "must be a string", rule: "type" });
+              pushWrongType(out, ".errors[" + errors_i + "][1]", "a string");
               if (!all) return;
             }
           }
           if (errors_item.length > 2) {
             const errors_item_item_2: unknown = errors_item[2];
             if (typeof errors_item_item_2 !== "boolean") {
-              out.push({ path: ".errors[" + errors_i + "][2]", message: "must be a boolean", rule: "type" });
+              pushWrongType(out, ".errors[" + errors_i + "][2]", "a boolean");
               if (!all) return;
             }
           }
@@ -2141,38 +2030,29 @@ function checkInvitationFailedError(v: unknown, out: Failure[], all: boolean, st
     }
     const daily_limit_reached = record["daily_limit_reached"];
     if (daily_limit_reached === undefined) {
-      out.push({ path: ".daily_limit_reached", message: "is required", rule: "required" });
+      pushMissing(out, ".daily_limit_reached");
       if (!all) return;
     } else if (typeof daily_limit_reached !== "boolean") {
-      out.push({ path: ".daily_limit_reached", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".daily_limit_reached", "a boolean");
       if (!all) return;
     }
     const license_limit_reached = record["license_limit_reached"];
     if (license_limit_reached === undefined) {
-      out.push({ path: ".license_limit_reached", message: "is required", rule: "required" });
+      pushMissing(out, ".license_limit_reached");
       if (!all) return;
     } else if (typeof license_limit_reached !== "boolean") {
-      out.push({ path: ".license_limit_reached", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".license_limit_reached", "a boolean");
       if (!all) return;
     }
     const sent_invitations = record["sent_invitations"];
     if (sent_invitations === undefined) {
-      out.push({ path: ".sent_invitations", message: "is required", rule: "required" });
+      pushMissing(out, ".sent_invitations");
       if (!all) return;
     } else if (typeof sent_invitations !== "boolean") {
-      out.push({ path: ".sent_invitations", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".sent_invitations", "a boolean");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!INVITATION_FAILED_ERROR_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, INVITATION_FAILED_ERROR_KEYS, all)) return;
   }
 }
 
@@ -2180,84 +2060,75 @@ function checkInvitationFailedError(v: unknown, out: Failure[], all: boolean, st
 function checkLinkifier(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesLinkifier(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const id = record["id"];
     if (id === undefined) {
-      out.push({ path: ".id", message: "is required", rule: "required" });
+      pushMissing(out, ".id");
       if (!all) return;
     } else if (!Number.isInteger(id)) {
-      out.push({ path: ".id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".id", "an integer");
       if (!all) return;
     }
     const pattern = record["pattern"];
     if (pattern === undefined) {
-      out.push({ path: ".pattern", message: "is required", rule: "required" });
+      pushMissing(out, ".pattern");
       if (!all) return;
     } else if (typeof pattern !== "string") {
-      out.push({ path: ".pattern", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".pattern", "a string");
       if (!all) return;
     }
     const url_template = record["url_template"];
     if (url_template === undefined) {
-      out.push({ path: ".url_template", message: "is required", rule: "required" });
+      pushMissing(out, ".url_template");
       if (!all) return;
     } else if (typeof url_template !== "string") {
-      out.push({ path: ".url_template", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".url_template", "a string");
       if (!all) return;
     }
     const example_input = record["example_input"];
     if (example_input === undefined) {
-      out.push({ path: ".example_input", message: "is required", rule: "required" });
+      pushMissing(out, ".example_input");
       if (!all) return;
     } else if (typeof example_input === "string") {
       // Every value of this type matches.
     } else if (example_input === null) {
       // Every value of this type matches.
     } else {
-      out.push({ path: ".example_input", message: "must be a string or null", rule: "union" });
+      pushFailure(out, ".example_input", "must be a string or null", "union");
       if (!all) return;
     }
     const reverse_template = record["reverse_template"];
     if (reverse_template === undefined) {
-      out.push({ path: ".reverse_template", message: "is required", rule: "required" });
+      pushMissing(out, ".reverse_template");
       if (!all) return;
     } else if (typeof reverse_template === "string") {
       // Every value of this type matches.
     } else if (reverse_template === null) {
       // Every value of this type matches.
     } else {
-      out.push({ path: ".reverse_template", message: "must be a string or null", rule: "union" });
+      pushFailure(out, ".reverse_template", "must be a string or null", "union");
       if (!all) return;
     }
     const alternative_url_templates = record["alternative_url_templates"];
     if (alternative_url_templates === undefined) {
-      out.push({ path: ".alternative_url_templates", message: "is required", rule: "required" });
+      pushMissing(out, ".alternative_url_templates");
       if (!all) return;
     } else if (!Array.isArray(alternative_url_templates)) {
-      out.push({ path: ".alternative_url_templates", message: "must be a list", rule: "type" });
+      pushWrongType(out, ".alternative_url_templates", "a list");
       if (!all) return;
     } else {
       for (let alternative_url_templates_i = 0; alternative_url_templates_i < alternative_url_templates.length; alternative_url_templates_i++) {
         const alternative_url_templates_item: unknown = alternative_url_templates[alternative_url_templates_i];
         if (typeof alternative_url_templates_item !== "string") {
-          out.push({ path: ".alternative_url_templates[" + alternative_url_templates_i + "]", message: "must be a string", rule: "type" });
+          pushWrongType(out, ".alternative_url_templates[" + alternative_url_templates_i + "]", "a string");
           if (!all) return;
         }
       }
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!LINKIFIER_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, LINKIFIER_KEYS, all)) return;
   }
 }
 
@@ -2265,103 +2136,103 @@ function checkLinkifier(v: unknown, out: Failure[], all: boolean, strict: boolea
 function checkMessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesMessage(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const id = record["id"];
     if (id === undefined) {
-      out.push({ path: ".id", message: "is required", rule: "required" });
+      pushMissing(out, ".id");
       if (!all) return;
     } else if (!Number.isInteger(id)) {
-      out.push({ path: ".id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".id", "an integer");
       if (!all) return;
     }
     const type_ = record["type"];
     if (type_ === undefined) {
-      out.push({ path: ".type", message: "is required", rule: "required" });
+      pushMissing(out, ".type");
       if (!all) return;
     } else if (typeof type_ !== "string") {
-      out.push({ path: ".type", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".type", "a string");
       if (!all) return;
     } else if (type_ !== "stream" && type_ !== "private") {
-      out.push({ path: ".type", message: "must be one of \"stream\", \"private\"", rule: "enum" });
+      pushFailure(out, ".type", "must be one of \"stream\", \"private\"", "enum");
       if (!all) return;
     }
     const sender_id = record["sender_id"];
     if (sender_id === undefined) {
-      out.push({ path: ".sender_id", message: "is required", rule: "required" });
+      pushMissing(out, ".sender_id");
       if (!all) return;
     } else if (!Number.isInteger(sender_id)) {
-      out.push({ path: ".sender_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".sender_id", "an integer");
       if (!all) return;
     }
     const sender_email = record["sender_email"];
     if (sender_email === undefined) {
-      out.push({ path: ".sender_email", message: "is required", rule: "required" });
+      pushMissing(out, ".sender_email");
       if (!all) return;
     } else if (typeof sender_email !== "string") {
-      out.push({ path: ".sender_email", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".sender_email", "a string");
       if (!all) return;
     }
     const sender_full_name = record["sender_full_name"];
     if (sender_full_name === undefined) {
-      out.push({ path: ".sender_full_name", message: "is required", rule: "required" });
+      pushMissing(out, ".sender_full_name");
       if (!all) return;
     } else if (typeof sender_full_name !== "string") {
-      out.push({ path: ".sender_full_name", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".sender_full_name", "a string");
       if (!all) return;
     }
     const sender_realm_str = record["sender_realm_str"];
     if (sender_realm_str === undefined) {
-      out.push({ path: ".sender_realm_str", message: "is required", rule: "required" });
+      pushMissing(out, ".sender_realm_str");
       if (!all) return;
     } else if (typeof sender_realm_str !== "string") {
-      out.push({ path: ".sender_realm_str", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".sender_realm_str", "a string");
       if (!all) return;
     }
     const avatar_url = record["avatar_url"];
     if (avatar_url === undefined) {
-      out.push({ path: ".avatar_url", message: "is required", rule: "required" });
+      pushMissing(out, ".avatar_url");
       if (!all) return;
     } else if (typeof avatar_url === "string") {
       // Every value of this type matches.
     } else if (avatar_url === null) {
       // Every value of this type matches.
     } else {
-      out.push({ path: ".avatar_url", message: "must be a string or null", rule: "union" });
+      pushFailure(out, ".avatar_url", "must be a string or null", "union");
       if (!all) return;
     }
     const client = record["client"];
     if (client === undefined) {
-      out.push({ path: ".client", message: "is required", rule: "required" });
+      pushMissing(out, ".client");
       if (!all) return;
     } else if (typeof client !== "string") {
-      out.push({ path: ".client", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".client", "a string");
       if (!all) return;
     }
     const content = record["content"];
     if (content === undefined) {
-      out.push({ path: ".content", message: "is required", rule: "required" });
+      pushMissing(out, ".content");
       if (!all) return;
     } else if (typeof content !== "string") {
-      out.push({ path: ".content", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".content", "a string");
       if (!all) return;
     }
     const content_type = record["content_type"];
     if (content_type === undefined) {
-      out.push({ path: ".content_type", message: "is required", rule: "required" });
+      pushMissing(out, ".content_type");
       if (!all) return;
     } else if (typeof content_type !== "string") {
-      out.push({ path: ".content_type", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".content_type", "a string");
       if (!all) return;
     } else if (content_type !== "text/html" && content_type !== "text/x-markdown") {
-      out.push({ path: ".content_type", message: "must be one of \"text/html\", \"text/x-markdown\"", rule: "enum" });
+      pushFailure(out, ".content_type", "must be one of \"text/html\", \"text/x-markdown\"", "enum");
       if (!all) return;
     }
     const display_recipient = record["display_recipient"];
     if (display_recipient === undefined) {
-      out.push({ path: ".display_recipient", message: "is required", rule: "required" });
+      pushMissing(out, ".display_recipient");
       if (!all) return;
     } else if (typeof display_recipient === "string") {
       // Every value of this type matches.
@@ -2376,38 +2247,36 @@ function checkMessage(v: unknown, out: Failure[], all: boolean, strict: boolean)
         }
       }
     } else {
-      out.push({ path: ".display_recipient", message: "must be a string or a list of objects", rule: "union" });
+      pushFailure(out, ".display_recipient", "must be a string or a list of objects", "union");
       if (!all) return;
     }
     const recipient_id = record["recipient_id"];
     if (recipient_id === undefined) {
-      out.push({ path: ".recipient_id", message: "is required", rule: "required" });
+      pushMissing(out, ".recipient_id");
       if (!all) return;
     } else if (!Number.isInteger(recipient_id)) {
-      out.push({ path: ".recipient_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".recipient_id", "an integer");
       if (!all) return;
     }
     const stream_id = record["stream_id"];
-    if (stream_id !== undefined) {
-      if (!Number.isInteger(stream_id)) {
-        out.push({ path: ".stream_id", message: "must be an integer", rule: "type" });
-        if (!all) return;
-      }
+    if (stream_id !== undefined && !Number.isInteger(stream_id)) {
+      pushWrongType(out, ".stream_id", "an integer");
+      if (!all) return;
     }
     const subject = record["subject"];
     if (subject === undefined) {
-      out.push({ path: ".subject", message: "is required", rule: "required" });
+      pushMissing(out, ".subject");
       if (!all) return;
     } else if (typeof subject !== "string") {
-      out.push({ path: ".subject", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".subject", "a string");
       if (!all) return;
     }
     const topic_links = record["topic_links"];
     if (topic_links === undefined) {
-      out.push({ path: ".topic_links", message: "is required", rule: "required" });
+      pushMissing(out, ".topic_links");
       if (!all) return;
     } else if (!Array.isArray(topic_links)) {
-      out.push({ path: ".topic_links", message: "must be a list", rule: "type" });
+      pushWrongType(out, ".topic_links", "a list");
       if (!all) return;
     } else {
       for (let topic_links_i = 0; topic_links_i < topic_links.length; topic_links_i++) {
@@ -2422,18 +2291,18 @@ function checkMessage(v: unknown, out: Failure[], all: boolean, strict: boolean)
     }
     const is_me_message = record["is_me_message"];
     if (is_me_message === undefined) {
-      out.push({ path: ".is_me_message", message: "is required", rule: "required" });
+      pushMissing(out, ".is_me_message");
       if (!all) return;
     } else if (typeof is_me_message !== "boolean") {
-      out.push({ path: ".is_me_message", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_me_message", "a boolean");
       if (!all) return;
     }
     const reactions = record["reactions"];
     if (reactions === undefined) {
-      out.push({ path: ".reactions", message: "is required", rule: "required" });
+      pushMissing(out, ".reactions");
       if (!all) return;
     } else if (!Array.isArray(reactions)) {
-      out.push({ path: ".reactions", message: "must be a list", rule: "type" });
+      pushWrongType(out, ".reactions", "a list");
       if (!all) return;
     } else {
       for (let reactions_i = 0; reactions_i < reactions.length; reactions_i++) {
@@ -2448,10 +2317,10 @@ function checkMessage(v: unknown, out: Failure[], all: boolean, strict: boolean)
     }
     const submessages = record["submessages"];
     if (submessages === undefined) {
-      out.push({ path: ".submessages", message: "is required", rule: "required" });
+      pushMissing(out, ".submessages");
       if (!all) return;
     } else if (!Array.isArray(submessages)) {
-      out.push({ path: ".submessages", message: "must be a list", rule: "type" });
+      pushWrongType(out, ".submessages", "a list");
       if (!all) return;
     } else {
       for (let submessages_i = 0; submessages_i < submessages.length; submessages_i++) {
@@ -2466,30 +2335,26 @@ function checkMessage(v: unknown, out: Failure[], all: boolean, strict: boolean)
     }
     const timestamp = record["timestamp"];
     if (timestamp === undefined) {
-      out.push({ path: ".timestamp", message: "is required", rule: "required" });
+      pushMissing(out, ".timestamp");
       if (!all) return;
     } else if (!Number.isInteger(timestamp)) {
-      out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".timestamp", "an integer");
       if (!all) return;
     }
     const last_edit_timestamp = record["last_edit_timestamp"];
-    if (last_edit_timestamp !== undefined) {
-      if (!Number.isInteger(last_edit_timestamp)) {
-        out.push({ path: ".last_edit_timestamp", message: "must be an integer", rule: "type" });
-        if (!all) return;
-      }
+    if (last_edit_timestamp !== undefined && !Number.isInteger(last_edit_timestamp)) {
+      pushWrongType(out, ".last_edit_timestamp", "an integer");
+      if (!all) return;
     }
     const last_moved_timestamp = record["last_moved_timestamp"];
-    if (last_moved_timestamp !== undefined) {
-      if (!Number.isInteger(last_moved_timestamp)) {
-        out.push({ path: ".last_moved_timestamp", message: "must be an integer", rule: "type" });
-        if (!all) return;
-      }
+    if (last_moved_timestamp !== undefined && !Number.isInteger(last_moved_timestamp)) {
+      pushWrongType(out, ".last_moved_timestamp", "an integer");
+      if (!all) return;
     }
     const edit_history = record["edit_history"];
     if (edit_history !== undefined) {
       if (!Array.isArray(edit_history)) {
-        out.push({ path: ".edit_history", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".edit_history", "a list");
         if (!all) return;
       } else {
         for (let edit_history_i = 0; edit_history_i < edit_history.length; edit_history_i++) {
@@ -2505,40 +2370,31 @@ function checkMessage(v: unknown, out: Failure[], all: boolean, strict: boolean)
     }
     const flags = record["flags"];
     if (flags === undefined) {
-      out.push({ path: ".flags", message: "is required", rule: "required" });
+      pushMissing(out, ".flags");
       if (!all) return;
     } else if (!Array.isArray(flags)) {
-      out.push({ path: ".flags", message: "must be a list", rule: "type" });
+      pushWrongType(out, ".flags", "a list");
       if (!all) return;
     } else {
       for (let flags_i = 0; flags_i < flags.length; flags_i++) {
         const flags_item: unknown = flags[flags_i];
         if (typeof flags_item !== "string") {
-          out.push({ path: ".flags[" + flags_i + "]", message: "must be a string", rule: "type" });
+          pushWrongType(out, ".flags[" + flags_i + "]", "a string");
           if (!all) return;
         }
       }
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!MESSAGE_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, MESSAGE_KEYS, all)) return;
   }
 }
 
 /** Schema MessageFlagOp. */
 function checkMessageFlagOp(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
+    pushWrongType(out, "", "a string");
     if (!all) return;
   } else if (v !== "add" && v !== "remove") {
-    out.push({ path: "", message: "must be one of \"add\", \"remove\"", rule: "enum" });
+    pushFailure(out, "", "must be one of \"add\", \"remove\"", "enum");
     if (!all) return;
   }
 }
@@ -2547,109 +2403,88 @@ function checkMessageFlagOp(v: unknown, out: Failure[], all: boolean, strict: bo
 function checkMessageHistorySnapshot(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesMessageHistorySnapshot(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const topic = record["topic"];
     if (topic === undefined) {
-      out.push({ path: ".topic", message: "is required", rule: "required" });
+      pushMissing(out, ".topic");
       if (!all) return;
     } else if (typeof topic !== "string") {
-      out.push({ path: ".topic", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".topic", "a string");
       if (!all) return;
     }
     const content = record["content"];
     if (content === undefined) {
-      out.push({ path: ".content", message: "is required", rule: "required" });
+      pushMissing(out, ".content");
       if (!all) return;
     } else if (typeof content !== "string") {
-      out.push({ path: ".content", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".content", "a string");
       if (!all) return;
     }
     const rendered_content = record["rendered_content"];
     if (rendered_content === undefined) {
-      out.push({ path: ".rendered_content", message: "is required", rule: "required" });
+      pushMissing(out, ".rendered_content");
       if (!all) return;
     } else if (typeof rendered_content !== "string") {
-      out.push({ path: ".rendered_content", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".rendered_content", "a string");
       if (!all) return;
     }
     const timestamp = record["timestamp"];
     if (timestamp === undefined) {
-      out.push({ path: ".timestamp", message: "is required", rule: "required" });
+      pushMissing(out, ".timestamp");
       if (!all) return;
     } else if (!Number.isInteger(timestamp)) {
-      out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".timestamp", "an integer");
       if (!all) return;
     }
     const user_id = record["user_id"];
     if (user_id === undefined) {
-      out.push({ path: ".user_id", message: "is required", rule: "required" });
+      pushMissing(out, ".user_id");
       if (!all) return;
     } else if (typeof user_id === "number") {
       if (!Number.isInteger(user_id)) {
-        out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
+        pushWrongType(out, ".user_id", "an integer");
         if (!all) return;
       }
     } else if (user_id === null) {
       // Every value of this type matches.
     } else {
-      out.push({ path: ".user_id", message: "must be an integer or null", rule: "union" });
+      pushFailure(out, ".user_id", "must be an integer or null", "union");
       if (!all) return;
     }
     const prev_topic = record["prev_topic"];
-    if (prev_topic !== undefined) {
-      if (typeof prev_topic !== "string") {
-        out.push({ path: ".prev_topic", message: "must be a string", rule: "type" });
-        if (!all) return;
-      }
+    if (prev_topic !== undefined && typeof prev_topic !== "string") {
+      pushWrongType(out, ".prev_topic", "a string");
+      if (!all) return;
     }
     const stream = record["stream"];
-    if (stream !== undefined) {
-      if (!Number.isInteger(stream)) {
-        out.push({ path: ".stream", message: "must be an integer", rule: "type" });
-        if (!all) return;
-      }
+    if (stream !== undefined && !Number.isInteger(stream)) {
+      pushWrongType(out, ".stream", "an integer");
+      if (!all) return;
     }
     const prev_stream = record["prev_stream"];
-    if (prev_stream !== undefined) {
-      if (!Number.isInteger(prev_stream)) {
-        out.push({ path: ".prev_stream", message: "must be an integer", rule: "type" });
-        if (!all) return;
-      }
+    if (prev_stream !== undefined && !Number.isInteger(prev_stream)) {
+      pushWrongType(out, ".prev_stream", "an integer");
+      if (!all) return;
     }
     const prev_content = record["prev_content"];
-    if (prev_content !== undefined) {
-      if (typeof prev_content !== "string") {
-        out.push({ path: ".prev_content", message: "must be a string", rule: "type" });
-        if (!all) return;
-      }
+    if (prev_content !== undefined && typeof prev_content !== "string") {
+      pushWrongType(out, ".prev_content", "a string");
+      if (!all) return;
     }
     const prev_rendered_content = record["prev_rendered_content"];
-    if (prev_rendered_content !== undefined) {
-      if (typeof prev_rendered_content !== "string") {
-        out.push({ path: ".prev_rendered_content", message: "must be a string", rule: "type" });
-        if (!all) return;
-      }
+    if (prev_rendered_content !== undefined && typeof prev_rendered_content !== "string") {
+      pushWrongType(out, ".prev_rendered_content", "a string");
+      if (!all) return;
     }
     const content_html_diff = record["content_html_diff"];
-    if (content_html_diff !== undefined) {
-      if (typeof content_html_diff !== "string") {
-        out.push({ path: ".content_html_diff", message: "must be a string", rule: "type" });
-        if (!all) return;
-      }
+    if (content_html_diff !== undefined && typeof content_html_diff !== "string") {
+      pushWrongType(out, ".content_html_diff", "a string");
+      if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!MESSAGE_HISTORY_SNAPSHOT_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, MESSAGE_HISTORY_SNAPSHOT_KEYS, all)) return;
   }
 }
 
@@ -2657,50 +2492,41 @@ function checkMessageHistorySnapshot(v: unknown, out: Failure[], all: boolean, s
 function checkMethodNotAllowedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesMethodNotAllowedError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "error") {
-      out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"error\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const code = record["code"];
     if (code === undefined) {
-      out.push({ path: ".code", message: "is required", rule: "required" });
+      pushMissing(out, ".code");
       if (!all) return;
     } else if (typeof code !== "string") {
-      out.push({ path: ".code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".code", "a string");
       if (!all) return;
     } else if (code !== "METHOD_NOT_ALLOWED") {
-      out.push({ path: ".code", message: "must be \"METHOD_NOT_ALLOWED\"", rule: "const" });
+      pushFailure(out, ".code", "must be \"METHOD_NOT_ALLOWED\"", "const");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "code") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "code"], all)) return;
   }
 }
 
@@ -2711,19 +2537,19 @@ function checkNarrowOperand(v: unknown, out: Failure[], all: boolean, strict: bo
     // Every value of this type matches.
   } else if (typeof v === "number") {
     if (!Number.isInteger(v)) {
-      out.push({ path: "", message: "must be an integer", rule: "type" });
+      pushWrongType(out, "", "an integer");
       if (!all) return;
     }
   } else if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const item: unknown = v[i];
       if (!Number.isInteger(item)) {
-        out.push({ path: "[" + i + "]", message: "must be an integer", rule: "type" });
+        pushWrongType(out, "[" + i + "]", "an integer");
         if (!all) return;
       }
     }
   } else {
-    out.push({ path: "", message: "must be a string, an integer or a list of integers", rule: "union" });
+    pushFailure(out, "", "must be a string, an integer or a list of integers", "union");
     if (!all) return;
   }
 }
@@ -2731,10 +2557,10 @@ function checkNarrowOperand(v: unknown, out: Failure[], all: boolean, strict: bo
 /** Schema NarrowOperator. */
 function checkNarrowOperator(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
+    pushWrongType(out, "", "a string");
     if (!all) return;
   } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(v)) {
-    out.push({ path: "", message: "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", rule: "enum" });
+    pushFailure(out, "", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
     if (!all) return;
   }
 }
@@ -2745,25 +2571,23 @@ function checkNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: boole
   if (typeof v === "object" && v !== null && !Array.isArray(v)) {
     const mark = out.length;
     checkNarrowTermObject(v, out, all, strict);
-    if (out.length !== mark) {
-      if (!all) return;
-    }
+    if (out.length !== mark && !all) return;
   } else if (Array.isArray(v)) {
     if (v.length < 2) {
-      out.push({ path: "", message: "must have at least 2 items", rule: "minItems" });
+      pushFailure(out, "", "must have at least 2 items", "minItems");
       if (!all) return;
     }
     if (v.length > 2) {
-      out.push({ path: "", message: "must have at most 2 items", rule: "maxItems" });
+      pushFailure(out, "", "must have at most 2 items", "maxItems");
       if (!all) return;
     }
     if (v.length > 0) {
       const item_0: unknown = v[0];
       if (typeof item_0 !== "string") {
-        out.push({ path: "[0]", message: "must be a string", rule: "type" });
+        pushWrongType(out, "[0]", "a string");
         if (!all) return;
       } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(item_0)) {
-        out.push({ path: "[0]", message: "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", rule: "enum" });
+        pushFailure(out, "[0]", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
         if (!all) return;
       }
     }
@@ -2777,7 +2601,7 @@ function checkNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: boole
       }
     }
   } else {
-    out.push({ path: "", message: "must be an object or a list", rule: "union" });
+    pushFailure(out, "", "must be an object or a list", "union");
     if (!all) return;
   }
 }
@@ -2786,24 +2610,24 @@ function checkNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: boole
 function checkNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesNarrowTermObject(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const operator = record["operator"];
     if (operator === undefined) {
-      out.push({ path: ".operator", message: "is required", rule: "required" });
+      pushMissing(out, ".operator");
       if (!all) return;
     } else if (typeof operator !== "string") {
-      out.push({ path: ".operator", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".operator", "a string");
       if (!all) return;
     } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(operator)) {
-      out.push({ path: ".operator", message: "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", rule: "enum" });
+      pushFailure(out, ".operator", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
       if (!all) return;
     }
     const operand = record["operand"];
     if (operand === undefined) {
-      out.push({ path: ".operand", message: "is required", rule: "required" });
+      pushMissing(out, ".operand");
       if (!all) return;
     } else {
       const operand_mark = out.length;
@@ -2814,22 +2638,11 @@ function checkNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict:
       }
     }
     const negated = record["negated"];
-    if (negated !== undefined) {
-      if (typeof negated !== "boolean") {
-        out.push({ path: ".negated", message: "must be a boolean", rule: "type" });
-        if (!all) return;
-      }
+    if (negated !== undefined && typeof negated !== "boolean") {
+      pushWrongType(out, ".negated", "a boolean");
+      if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "operator" && key !== "operand" && key !== "negated") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["operator", "operand", "negated"], all)) return;
   }
 }
 
@@ -2837,50 +2650,41 @@ function checkNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict:
 function checkNotFoundError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesNotFoundError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "error") {
-      out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"error\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const code = record["code"];
     if (code === undefined) {
-      out.push({ path: ".code", message: "is required", rule: "required" });
+      pushMissing(out, ".code");
       if (!all) return;
     } else if (typeof code !== "string") {
-      out.push({ path: ".code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".code", "a string");
       if (!all) return;
     } else if (code !== "NOT_FOUND") {
-      out.push({ path: ".code", message: "must be \"NOT_FOUND\"", rule: "const" });
+      pushFailure(out, ".code", "must be \"NOT_FOUND\"", "const");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "code") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "code"], all)) return;
   }
 }
 
@@ -2888,145 +2692,145 @@ function checkNotFoundError(v: unknown, out: Failure[], all: boolean, strict: bo
 function checkOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesOwnUser(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const user_id = record["user_id"];
     if (user_id === undefined) {
-      out.push({ path: ".user_id", message: "is required", rule: "required" });
+      pushMissing(out, ".user_id");
       if (!all) return;
     } else if (!Number.isInteger(user_id)) {
-      out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".user_id", "an integer");
       if (!all) return;
     }
     const email = record["email"];
     if (email === undefined) {
-      out.push({ path: ".email", message: "is required", rule: "required" });
+      pushMissing(out, ".email");
       if (!all) return;
     } else if (typeof email !== "string") {
-      out.push({ path: ".email", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".email", "a string");
       if (!all) return;
     }
     const delivery_email = record["delivery_email"];
     if (delivery_email === undefined) {
-      out.push({ path: ".delivery_email", message: "is required", rule: "required" });
+      pushMissing(out, ".delivery_email");
       if (!all) return;
     } else if (typeof delivery_email !== "string") {
-      out.push({ path: ".delivery_email", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".delivery_email", "a string");
       if (!all) return;
     }
     const full_name = record["full_name"];
     if (full_name === undefined) {
-      out.push({ path: ".full_name", message: "is required", rule: "required" });
+      pushMissing(out, ".full_name");
       if (!all) return;
     } else if (typeof full_name !== "string") {
-      out.push({ path: ".full_name", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".full_name", "a string");
       if (!all) return;
     }
     const avatar_url = record["avatar_url"];
     if (avatar_url === undefined) {
-      out.push({ path: ".avatar_url", message: "is required", rule: "required" });
+      pushMissing(out, ".avatar_url");
       if (!all) return;
     } else if (typeof avatar_url !== "string") {
-      out.push({ path: ".avatar_url", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".avatar_url", "a string");
       if (!all) return;
     }
     const avatar_version = record["avatar_version"];
     if (avatar_version === undefined) {
-      out.push({ path: ".avatar_version", message: "is required", rule: "required" });
+      pushMissing(out, ".avatar_version");
       if (!all) return;
     } else if (!Number.isInteger(avatar_version)) {
-      out.push({ path: ".avatar_version", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".avatar_version", "an integer");
       if (!all) return;
     }
     const role = record["role"];
     if (role === undefined) {
-      out.push({ path: ".role", message: "is required", rule: "required" });
+      pushMissing(out, ".role");
       if (!all) return;
     } else if (!(typeof role === "number" && Number.isInteger(role))) {
-      out.push({ path: ".role", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".role", "an integer");
       if (!all) return;
     } else if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) {
-      out.push({ path: ".role", message: "must be one of 100, 200, 300, 400, 600", rule: "enum" });
+      pushFailure(out, ".role", "must be one of 100, 200, 300, 400, 600", "enum");
       if (!all) return;
     }
     const is_admin = record["is_admin"];
     if (is_admin === undefined) {
-      out.push({ path: ".is_admin", message: "is required", rule: "required" });
+      pushMissing(out, ".is_admin");
       if (!all) return;
     } else if (typeof is_admin !== "boolean") {
-      out.push({ path: ".is_admin", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_admin", "a boolean");
       if (!all) return;
     }
     const is_owner = record["is_owner"];
     if (is_owner === undefined) {
-      out.push({ path: ".is_owner", message: "is required", rule: "required" });
+      pushMissing(out, ".is_owner");
       if (!all) return;
     } else if (typeof is_owner !== "boolean") {
-      out.push({ path: ".is_owner", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_owner", "a boolean");
       if (!all) return;
     }
     const is_guest = record["is_guest"];
     if (is_guest === undefined) {
-      out.push({ path: ".is_guest", message: "is required", rule: "required" });
+      pushMissing(out, ".is_guest");
       if (!all) return;
     } else if (typeof is_guest !== "boolean") {
-      out.push({ path: ".is_guest", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_guest", "a boolean");
       if (!all) return;
     }
     const is_bot = record["is_bot"];
     if (is_bot === undefined) {
-      out.push({ path: ".is_bot", message: "is required", rule: "required" });
+      pushMissing(out, ".is_bot");
       if (!all) return;
     } else if (typeof is_bot !== "boolean") {
-      out.push({ path: ".is_bot", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_bot", "a boolean");
       if (!all) return;
     }
     const is_active = record["is_active"];
     if (is_active === undefined) {
-      out.push({ path: ".is_active", message: "is required", rule: "required" });
+      pushMissing(out, ".is_active");
       if (!all) return;
     } else if (typeof is_active !== "boolean") {
-      out.push({ path: ".is_active", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_active", "a boolean");
       if (!all) return;
     }
     const is_imported_stub = record["is_imported_stub"];
     if (is_imported_stub === undefined) {
-      out.push({ path: ".is_imported_stub", message: "is required", rule: "required" });
+      pushMissing(out, ".is_imported_stub");
       if (!all) return;
     } else if (typeof is_imported_stub !== "boolean") {
-      out.push({ path: ".is_imported_stub", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_imported_stub", "a boolean");
       if (!all) return;
     }
     const timezone = record["timezone"];
     if (timezone === undefined) {
-      out.push({ path: ".timezone", message: "is required", rule: "required" });
+      pushMissing(out, ".timezone");
       if (!all) return;
     } else if (typeof timezone !== "string") {
-      out.push({ path: ".timezone", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".timezone", "a string");
       if (!all) return;
     }
     const date_joined = record["date_joined"];
     if (date_joined === undefined) {
-      out.push({ path: ".date_joined", message: "is required", rule: "required" });
+      pushMissing(out, ".date_joined");
       if (!all) return;
     } else if (typeof date_joined !== "string") {
-      out.push({ path: ".date_joined", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".date_joined", "a string");
       if (!all) return;
     }
     const max_message_id = record["max_message_id"];
     if (max_message_id === undefined) {
-      out.push({ path: ".max_message_id", message: "is required", rule: "required" });
+      pushMissing(out, ".max_message_id");
       if (!all) return;
     } else if (!Number.isInteger(max_message_id)) {
-      out.push({ path: ".max_message_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".max_message_id", "an integer");
       if (!all) return;
     }
     const profile_data = record["profile_data"];
     if (profile_data !== undefined) {
       if (!(typeof profile_data === "object" && profile_data !== null && !Array.isArray(profile_data))) {
-        out.push({ path: ".profile_data", message: "must be an object", rule: "type" });
+        pushWrongType(out, ".profile_data", "an object");
         if (!all) return;
       } else {
         const profile_data_record = profile_data as Record<string, unknown>;
@@ -3034,7 +2838,7 @@ function checkOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean)
         for (let profile_data_j = 0; profile_data_j < profile_data_keys.length; profile_data_j++) {
           const profile_data_key = profile_data_keys[profile_data_j]!;
           if (!allDigits(profile_data_key)) {
-            out.push({ path: ".profile_data" + keySegment(profile_data_key), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
+            pushFailure(out, ".profile_data" + keySegment(profile_data_key), "name must match the pattern \"^[0-9]+$\"", "propertyNames");
             if (!all) return;
           }
           const profile_data_entry = profile_data_record[profile_data_key];
@@ -3047,16 +2851,7 @@ function checkOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean)
         }
       }
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!OWN_USER_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, OWN_USER_KEYS, all)) return;
   }
 }
 
@@ -3064,13 +2859,13 @@ function checkOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean)
 function checkPresenceLegacy(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesPresenceLegacy(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const aggregated = record["aggregated"];
     if (aggregated === undefined) {
-      out.push({ path: ".aggregated", message: "is required", rule: "required" });
+      pushMissing(out, ".aggregated");
       if (!all) return;
     } else {
       const aggregated_mark = out.length;
@@ -3100,44 +2895,35 @@ function checkPresenceLegacy(v: unknown, out: Failure[], all: boolean, strict: b
 function checkPresenceLegacyAggregated(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesPresenceLegacyAggregated(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const client = record["client"];
     if (client === undefined) {
-      out.push({ path: ".client", message: "is required", rule: "required" });
+      pushMissing(out, ".client");
       if (!all) return;
     } else if (typeof client !== "string") {
-      out.push({ path: ".client", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".client", "a string");
       if (!all) return;
     }
     const status = record["status"];
     if (status === undefined) {
-      out.push({ path: ".status", message: "is required", rule: "required" });
+      pushMissing(out, ".status");
       if (!all) return;
     } else if (typeof status !== "string") {
-      out.push({ path: ".status", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".status", "a string");
       if (!all) return;
     }
     const timestamp = record["timestamp"];
     if (timestamp === undefined) {
-      out.push({ path: ".timestamp", message: "is required", rule: "required" });
+      pushMissing(out, ".timestamp");
       if (!all) return;
     } else if (!Number.isInteger(timestamp)) {
-      out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".timestamp", "an integer");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "client" && key !== "status" && key !== "timestamp") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["client", "status", "timestamp"], all)) return;
   }
 }
 
@@ -3145,52 +2931,43 @@ function checkPresenceLegacyAggregated(v: unknown, out: Failure[], all: boolean,
 function checkPresenceLegacyClient(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesPresenceLegacyClient(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const client = record["client"];
     if (client === undefined) {
-      out.push({ path: ".client", message: "is required", rule: "required" });
+      pushMissing(out, ".client");
       if (!all) return;
     } else if (typeof client !== "string") {
-      out.push({ path: ".client", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".client", "a string");
       if (!all) return;
     }
     const status = record["status"];
     if (status === undefined) {
-      out.push({ path: ".status", message: "is required", rule: "required" });
+      pushMissing(out, ".status");
       if (!all) return;
     } else if (typeof status !== "string") {
-      out.push({ path: ".status", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".status", "a string");
       if (!all) return;
     }
     const timestamp = record["timestamp"];
     if (timestamp === undefined) {
-      out.push({ path: ".timestamp", message: "is required", rule: "required" });
+      pushMissing(out, ".timestamp");
       if (!all) return;
     } else if (!Number.isInteger(timestamp)) {
-      out.push({ path: ".timestamp", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".timestamp", "an integer");
       if (!all) return;
     }
     const pushable = record["pushable"];
     if (pushable === undefined) {
-      out.push({ path: ".pushable", message: "is required", rule: "required" });
+      pushMissing(out, ".pushable");
       if (!all) return;
     } else if (typeof pushable !== "boolean") {
-      out.push({ path: ".pushable", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".pushable", "a boolean");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "client" && key !== "status" && key !== "timestamp" && key !== "pushable") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["client", "status", "timestamp", "pushable"], all)) return;
   }
 }
 
@@ -3198,36 +2975,27 @@ function checkPresenceLegacyClient(v: unknown, out: Failure[], all: boolean, str
 function checkPresenceModern(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesPresenceModern(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const active_timestamp = record["active_timestamp"];
     if (active_timestamp === undefined) {
-      out.push({ path: ".active_timestamp", message: "is required", rule: "required" });
+      pushMissing(out, ".active_timestamp");
       if (!all) return;
     } else if (!Number.isInteger(active_timestamp)) {
-      out.push({ path: ".active_timestamp", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".active_timestamp", "an integer");
       if (!all) return;
     }
     const idle_timestamp = record["idle_timestamp"];
     if (idle_timestamp === undefined) {
-      out.push({ path: ".idle_timestamp", message: "is required", rule: "required" });
+      pushMissing(out, ".idle_timestamp");
       if (!all) return;
     } else if (!Number.isInteger(idle_timestamp)) {
-      out.push({ path: ".idle_timestamp", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".idle_timestamp", "an integer");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "active_timestamp" && key !== "idle_timestamp") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["active_timestamp", "idle_timestamp"], all)) return;
   }
 }
 
@@ -3235,21 +3003,21 @@ function checkPresenceModern(v: unknown, out: Failure[], all: boolean, strict: b
 function checkProfileDataUpdate(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesProfileDataUpdate(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const id = record["id"];
     if (id === undefined) {
-      out.push({ path: ".id", message: "is required", rule: "required" });
+      pushMissing(out, ".id");
       if (!all) return;
     } else if (!Number.isInteger(id)) {
-      out.push({ path: ".id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".id", "an integer");
       if (!all) return;
     }
     const value = record["value"];
     if (value === undefined) {
-      out.push({ path: ".value", message: "is required", rule: "required" });
+      pushMissing(out, ".value");
       if (!all) return;
     } else if (typeof value === "string") {
       // Every value of this type matches.
@@ -3259,24 +3027,15 @@ function checkProfileDataUpdate(v: unknown, out: Failure[], all: boolean, strict
       for (let value_i = 0; value_i < value.length; value_i++) {
         const value_item: unknown = value[value_i];
         if (!Number.isInteger(value_item)) {
-          out.push({ path: ".value[" + value_i + "]", message: "must be an integer", rule: "type" });
+          pushWrongType(out, ".value[" + value_i + "]", "an integer");
           if (!all) return;
         }
       }
     } else {
-      out.push({ path: ".value", message: "must be a string, null or a list of integers", rule: "union" });
+      pushFailure(out, ".value", "must be a string, null or a list of integers", "union");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "id" && key !== "value") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["id", "value"], all)) return;
   }
 }
 
@@ -3284,35 +3043,24 @@ function checkProfileDataUpdate(v: unknown, out: Failure[], all: boolean, strict
 function checkProfileDataValue(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesProfileDataValue(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const value = record["value"];
     if (value === undefined) {
-      out.push({ path: ".value", message: "is required", rule: "required" });
+      pushMissing(out, ".value");
       if (!all) return;
     } else if (typeof value !== "string") {
-      out.push({ path: ".value", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".value", "a string");
       if (!all) return;
     }
     const rendered_value = record["rendered_value"];
-    if (rendered_value !== undefined) {
-      if (typeof rendered_value !== "string") {
-        out.push({ path: ".rendered_value", message: "must be a string", rule: "type" });
-        if (!all) return;
-      }
+    if (rendered_value !== undefined && typeof rendered_value !== "string") {
+      pushWrongType(out, ".rendered_value", "a string");
+      if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "value" && key !== "rendered_value") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["value", "rendered_value"], all)) return;
   }
 }
 
@@ -3320,58 +3068,49 @@ function checkProfileDataValue(v: unknown, out: Failure[], all: boolean, strict:
 function checkRateLimitError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesRateLimitError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "error") {
-      out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"error\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const code = record["code"];
     if (code === undefined) {
-      out.push({ path: ".code", message: "is required", rule: "required" });
+      pushMissing(out, ".code");
       if (!all) return;
     } else if (typeof code !== "string") {
-      out.push({ path: ".code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".code", "a string");
       if (!all) return;
     } else if (code !== "RATE_LIMIT_HIT") {
-      out.push({ path: ".code", message: "must be \"RATE_LIMIT_HIT\"", rule: "const" });
+      pushFailure(out, ".code", "must be \"RATE_LIMIT_HIT\"", "const");
       if (!all) return;
     }
     const retry_after = record["retry-after"];
     if (retry_after === undefined) {
-      out.push({ path: "[\"retry-after\"]", message: "is required", rule: "required" });
+      pushMissing(out, "[\"retry-after\"]");
       if (!all) return;
     } else if (!Number.isFinite(retry_after)) {
-      out.push({ path: "[\"retry-after\"]", message: "must be a number", rule: "type" });
+      pushWrongType(out, "[\"retry-after\"]", "a number");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "code" && key !== "retry-after") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "code", "retry-after"], all)) return;
   }
 }
 
@@ -3379,55 +3118,46 @@ function checkRateLimitError(v: unknown, out: Failure[], all: boolean, strict: b
 function checkReaction(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesReaction(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const emoji_name = record["emoji_name"];
     if (emoji_name === undefined) {
-      out.push({ path: ".emoji_name", message: "is required", rule: "required" });
+      pushMissing(out, ".emoji_name");
       if (!all) return;
     } else if (typeof emoji_name !== "string") {
-      out.push({ path: ".emoji_name", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".emoji_name", "a string");
       if (!all) return;
     }
     const emoji_code = record["emoji_code"];
     if (emoji_code === undefined) {
-      out.push({ path: ".emoji_code", message: "is required", rule: "required" });
+      pushMissing(out, ".emoji_code");
       if (!all) return;
     } else if (typeof emoji_code !== "string") {
-      out.push({ path: ".emoji_code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".emoji_code", "a string");
       if (!all) return;
     }
     const reaction_type = record["reaction_type"];
     if (reaction_type === undefined) {
-      out.push({ path: ".reaction_type", message: "is required", rule: "required" });
+      pushMissing(out, ".reaction_type");
       if (!all) return;
     } else if (typeof reaction_type !== "string") {
-      out.push({ path: ".reaction_type", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".reaction_type", "a string");
       if (!all) return;
     } else if (reaction_type !== "unicode_emoji" && reaction_type !== "realm_emoji" && reaction_type !== "zulip_extra_emoji") {
-      out.push({ path: ".reaction_type", message: "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"", rule: "enum" });
+      pushFailure(out, ".reaction_type", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"", "enum");
       if (!all) return;
     }
     const user_id = record["user_id"];
     if (user_id === undefined) {
-      out.push({ path: ".user_id", message: "is required", rule: "required" });
+      pushMissing(out, ".user_id");
       if (!all) return;
     } else if (!Number.isInteger(user_id)) {
-      out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".user_id", "an integer");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "emoji_name" && key !== "emoji_code" && key !== "reaction_type" && key !== "user_id") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["emoji_name", "emoji_code", "reaction_type", "user_id"], all)) return;
   }
 }
 
@@ -3435,60 +3165,51 @@ function checkReaction(v: unknown, out: Failure[], all: boolean, strict: boolean
 function checkReactionDoesNotExistError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesReactionDoesNotExistError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "error") {
-      out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"error\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const code = record["code"];
     if (code === undefined) {
-      out.push({ path: ".code", message: "is required", rule: "required" });
+      pushMissing(out, ".code");
       if (!all) return;
     } else if (typeof code !== "string") {
-      out.push({ path: ".code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".code", "a string");
       if (!all) return;
     } else if (code !== "REACTION_DOES_NOT_EXIST") {
-      out.push({ path: ".code", message: "must be \"REACTION_DOES_NOT_EXIST\"", rule: "const" });
+      pushFailure(out, ".code", "must be \"REACTION_DOES_NOT_EXIST\"", "const");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "code") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "code"], all)) return;
   }
 }
 
 /** Schema ReactionType. */
 function checkReactionType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
+    pushWrongType(out, "", "a string");
     if (!all) return;
   } else if (v !== "unicode_emoji" && v !== "realm_emoji" && v !== "zulip_extra_emoji") {
-    out.push({ path: "", message: "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"", rule: "enum" });
+    pushFailure(out, "", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"", "enum");
     if (!all) return;
   }
 }
@@ -3496,10 +3217,10 @@ function checkReactionType(v: unknown, out: Failure[], all: boolean, strict: boo
 /** Schema ReportType. */
 function checkReportType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
+    pushWrongType(out, "", "a string");
     if (!all) return;
   } else if (v.length < 2 && codePointLength(v) < 1) {
-    out.push({ path: "", message: "must be at least 1 character", rule: "minLength" });
+    pushFailure(out, "", "must be at least 1 character", "minLength");
     if (!all) return;
   }
 }
@@ -3508,60 +3229,51 @@ function checkReportType(v: unknown, out: Failure[], all: boolean, strict: boole
 function checkRequestTooLargeError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesRequestTooLargeError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "error") {
-      out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"error\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const code = record["code"];
     if (code === undefined) {
-      out.push({ path: ".code", message: "is required", rule: "required" });
+      pushMissing(out, ".code");
       if (!all) return;
     } else if (typeof code !== "string") {
-      out.push({ path: ".code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".code", "a string");
       if (!all) return;
     } else if (code !== "REQUEST_TOO_LARGE") {
-      out.push({ path: ".code", message: "must be \"REQUEST_TOO_LARGE\"", rule: "const" });
+      pushFailure(out, ".code", "must be \"REQUEST_TOO_LARGE\"", "const");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "code") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "code"], all)) return;
   }
 }
 
 /** Schema Role. */
 function checkRole(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (!SEND_INVITES_INVITE_AS_VALUES.has(v)) {
-    out.push({ path: "", message: "must be one of 100, 200, 300, 400, 600", rule: "enum" });
+    pushFailure(out, "", "must be one of 100, 200, 300, 400, 600", "enum");
     if (!all) return;
   }
 }
@@ -3569,10 +3281,10 @@ function checkRole(v: unknown, out: Failure[], all: boolean, strict: boolean): v
 /** Schema ScheduledMessageType. */
 function checkScheduledMessageType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
+    pushWrongType(out, "", "a string");
     if (!all) return;
   } else if (v !== "direct" && v !== "channel" && v !== "stream" && v !== "private") {
-    out.push({ path: "", message: "must be one of \"direct\", \"channel\", \"stream\", \"private\"", rule: "enum" });
+    pushFailure(out, "", "must be one of \"direct\", \"channel\", \"stream\", \"private\"", "enum");
     if (!all) return;
   }
 }
@@ -3581,58 +3293,49 @@ function checkScheduledMessageType(v: unknown, out: Failure[], all: boolean, str
 function checkStreamDoesNotExistError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesStreamDoesNotExistError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "error") {
-      out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"error\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const code = record["code"];
     if (code === undefined) {
-      out.push({ path: ".code", message: "is required", rule: "required" });
+      pushMissing(out, ".code");
       if (!all) return;
     } else if (typeof code !== "string") {
-      out.push({ path: ".code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".code", "a string");
       if (!all) return;
     } else if (code !== "STREAM_DOES_NOT_EXIST") {
-      out.push({ path: ".code", message: "must be \"STREAM_DOES_NOT_EXIST\"", rule: "const" });
+      pushFailure(out, ".code", "must be \"STREAM_DOES_NOT_EXIST\"", "const");
       if (!all) return;
     }
     const stream_id = record["stream_id"];
     if (stream_id === undefined) {
-      out.push({ path: ".stream_id", message: "is required", rule: "required" });
+      pushMissing(out, ".stream_id");
       if (!all) return;
     } else if (!Number.isInteger(stream_id)) {
-      out.push({ path: ".stream_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".stream_id", "an integer");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "code" && key !== "stream_id") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "code", "stream_id"], all)) return;
   }
 }
 
@@ -3640,60 +3343,51 @@ function checkStreamDoesNotExistError(v: unknown, out: Failure[], all: boolean, 
 function checkSubmessage(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesSubmessage(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const id = record["id"];
     if (id === undefined) {
-      out.push({ path: ".id", message: "is required", rule: "required" });
+      pushMissing(out, ".id");
       if (!all) return;
     } else if (!Number.isInteger(id)) {
-      out.push({ path: ".id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".id", "an integer");
       if (!all) return;
     }
     const message_id = record["message_id"];
     if (message_id === undefined) {
-      out.push({ path: ".message_id", message: "is required", rule: "required" });
+      pushMissing(out, ".message_id");
       if (!all) return;
     } else if (!Number.isInteger(message_id)) {
-      out.push({ path: ".message_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".message_id", "an integer");
       if (!all) return;
     }
     const sender_id = record["sender_id"];
     if (sender_id === undefined) {
-      out.push({ path: ".sender_id", message: "is required", rule: "required" });
+      pushMissing(out, ".sender_id");
       if (!all) return;
     } else if (!Number.isInteger(sender_id)) {
-      out.push({ path: ".sender_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".sender_id", "an integer");
       if (!all) return;
     }
     const msg_type = record["msg_type"];
     if (msg_type === undefined) {
-      out.push({ path: ".msg_type", message: "is required", rule: "required" });
+      pushMissing(out, ".msg_type");
       if (!all) return;
     } else if (typeof msg_type !== "string") {
-      out.push({ path: ".msg_type", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg_type", "a string");
       if (!all) return;
     }
     const content = record["content"];
     if (content === undefined) {
-      out.push({ path: ".content", message: "is required", rule: "required" });
+      pushMissing(out, ".content");
       if (!all) return;
     } else if (typeof content !== "string") {
-      out.push({ path: ".content", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".content", "a string");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!SUBMESSAGE_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, SUBMESSAGE_KEYS, all)) return;
   }
 }
 
@@ -3701,54 +3395,45 @@ function checkSubmessage(v: unknown, out: Failure[], all: boolean, strict: boole
 function checkSuccessEnvelope(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesSuccessEnvelope(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
       }
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "ignored_parameters_unsupported"], all)) return;
   }
 }
 
@@ -3756,46 +3441,37 @@ function checkSuccessEnvelope(v: unknown, out: Failure[], all: boolean, strict: 
 function checkTopicLink(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesTopicLink(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const text = record["text"];
     if (text === undefined) {
-      out.push({ path: ".text", message: "is required", rule: "required" });
+      pushMissing(out, ".text");
       if (!all) return;
     } else if (typeof text !== "string") {
-      out.push({ path: ".text", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".text", "a string");
       if (!all) return;
     }
     const url = record["url"];
     if (url === undefined) {
-      out.push({ path: ".url", message: "is required", rule: "required" });
+      pushMissing(out, ".url");
       if (!all) return;
     } else if (typeof url !== "string") {
-      out.push({ path: ".url", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".url", "a string");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "text" && key !== "url") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["text", "url"], all)) return;
   }
 }
 
 /** Schema TopicsPolicy. */
 function checkTopicsPolicy(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (typeof v !== "string") {
-    out.push({ path: "", message: "must be a string", rule: "type" });
+    pushWrongType(out, "", "a string");
     if (!all) return;
   } else if (v !== "inherit" && v !== "allow_empty_topic" && v !== "disable_empty_topic" && v !== "empty_topic_only") {
-    out.push({ path: "", message: "must be one of \"inherit\", \"allow_empty_topic\", \"disable_empty_topic\", \"empty_topic_only\"", rule: "enum" });
+    pushFailure(out, "", "must be one of \"inherit\", \"allow_empty_topic\", \"disable_empty_topic\", \"empty_topic_only\"", "enum");
     if (!all) return;
   }
 }
@@ -3804,50 +3480,41 @@ function checkTopicsPolicy(v: unknown, out: Failure[], all: boolean, strict: boo
 function checkUnauthorizedError(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesUnauthorizedError(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "error") {
-      out.push({ path: ".result", message: "must be \"error\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"error\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const code = record["code"];
     if (code === undefined) {
-      out.push({ path: ".code", message: "is required", rule: "required" });
+      pushMissing(out, ".code");
       if (!all) return;
     } else if (typeof code !== "string") {
-      out.push({ path: ".code", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".code", "a string");
       if (!all) return;
     } else if (code !== "UNAUTHORIZED") {
-      out.push({ path: ".code", message: "must be \"UNAUTHORIZED\"", rule: "const" });
+      pushFailure(out, ".code", "must be \"UNAUTHORIZED\"", "const");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "code") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "code"], all)) return;
   }
 }
 
@@ -3855,44 +3522,35 @@ function checkUnauthorizedError(v: unknown, out: Failure[], all: boolean, strict
 function checkUploadResult(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesUploadResult(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const url = record["url"];
     if (url === undefined) {
-      out.push({ path: ".url", message: "is required", rule: "required" });
+      pushMissing(out, ".url");
       if (!all) return;
     } else if (typeof url !== "string") {
-      out.push({ path: ".url", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".url", "a string");
       if (!all) return;
     }
     const uri = record["uri"];
     if (uri === undefined) {
-      out.push({ path: ".uri", message: "is required", rule: "required" });
+      pushMissing(out, ".uri");
       if (!all) return;
     } else if (typeof uri !== "string") {
-      out.push({ path: ".uri", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".uri", "a string");
       if (!all) return;
     }
     const filename = record["filename"];
     if (filename === undefined) {
-      out.push({ path: ".filename", message: "is required", rule: "required" });
+      pushMissing(out, ".filename");
       if (!all) return;
     } else if (typeof filename !== "string") {
-      out.push({ path: ".filename", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".filename", "a string");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "url" && key !== "uri" && key !== "filename") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["url", "uri", "filename"], all)) return;
   }
 }
 
@@ -3900,39 +3558,39 @@ function checkUploadResult(v: unknown, out: Failure[], all: boolean, strict: boo
 function checkCreateVideoCallResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesCreateVideoCallResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
@@ -3940,32 +3598,23 @@ function checkCreateVideoCallResponse(v: unknown, out: Failure[], all: boolean, 
     }
     const url = record["url"];
     if (url === undefined) {
-      out.push({ path: ".url", message: "is required", rule: "required" });
+      pushMissing(out, ".url");
       if (!all) return;
     } else if (typeof url !== "string") {
-      out.push({ path: ".url", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".url", "a string");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "url") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "ignored_parameters_unsupported", "url"], all)) return;
   }
 }
 
 /** Header X-Feature-Level of 200 of create-video-call. */
 function checkCreateVideoCallResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -3973,10 +3622,10 @@ function checkCreateVideoCallResponse200HeaderXFeatureLevel(v: unknown, out: Fai
 /** Header X-Feature-Level of 200 of update-channel-folder. */
 function checkUpdateChannelFolderResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -3985,39 +3634,39 @@ function checkUpdateChannelFolderResponse200HeaderXFeatureLevel(v: unknown, out:
 function checkFetchApiKeyResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesFetchApiKeyResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
@@ -4025,48 +3674,39 @@ function checkFetchApiKeyResponse(v: unknown, out: Failure[], all: boolean, stri
     }
     const api_key = record["api_key"];
     if (api_key === undefined) {
-      out.push({ path: ".api_key", message: "is required", rule: "required" });
+      pushMissing(out, ".api_key");
       if (!all) return;
     } else if (typeof api_key !== "string") {
-      out.push({ path: ".api_key", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".api_key", "a string");
       if (!all) return;
     }
     const email = record["email"];
     if (email === undefined) {
-      out.push({ path: ".email", message: "is required", rule: "required" });
+      pushMissing(out, ".email");
       if (!all) return;
     } else if (typeof email !== "string") {
-      out.push({ path: ".email", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".email", "a string");
       if (!all) return;
     }
     const user_id = record["user_id"];
     if (user_id === undefined) {
-      out.push({ path: ".user_id", message: "is required", rule: "required" });
+      pushMissing(out, ".user_id");
       if (!all) return;
     } else if (!Number.isInteger(user_id)) {
-      out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".user_id", "an integer");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!FETCH_API_KEY_RESPONSE_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, FETCH_API_KEY_RESPONSE_KEYS, all)) return;
   }
 }
 
 /** Header X-Feature-Level of 200 of fetch-api-key. */
 function checkFetchApiKeyResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4075,7 +3715,7 @@ function checkFetchApiKeyResponse200HeaderXFeatureLevel(v: unknown, out: Failure
 function checkSendInvitesResponse400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesSendInvitesResponse400(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
@@ -4084,21 +3724,17 @@ function checkSendInvitesResponse400(v: unknown, out: Failure[], all: boolean, s
       case "BAD_REQUEST": {
         const mark = out.length;
         checkBadRequestError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "INVITATION_FAILED": {
         const mark = out.length;
         checkInvitationFailedError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       default: {
-        out.push({ path: ".code", message: "must be one of \"BAD_REQUEST\", \"INVITATION_FAILED\"", rule: "discriminator" });
+        pushFailure(out, ".code", "must be one of \"BAD_REQUEST\", \"INVITATION_FAILED\"", "discriminator");
         if (!all) return;
       }
     }
@@ -4108,10 +3744,10 @@ function checkSendInvitesResponse400(v: unknown, out: Failure[], all: boolean, s
 /** Header X-Feature-Level of 200 of send-invites. */
 function checkSendInvitesResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4119,10 +3755,10 @@ function checkSendInvitesResponse200HeaderXFeatureLevel(v: unknown, out: Failure
 /** Header X-Feature-Level of 200 of mark-topic-as-read. */
 function checkMarkTopicAsReadResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4131,39 +3767,39 @@ function checkMarkTopicAsReadResponse200HeaderXFeatureLevel(v: unknown, out: Fai
 function checkUpdateMessageFlagsForNarrowResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesUpdateMessageFlagsForNarrowResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
@@ -4171,101 +3807,92 @@ function checkUpdateMessageFlagsForNarrowResponse(v: unknown, out: Failure[], al
     }
     const processed_count = record["processed_count"];
     if (processed_count === undefined) {
-      out.push({ path: ".processed_count", message: "is required", rule: "required" });
+      pushMissing(out, ".processed_count");
       if (!all) return;
     } else if (!Number.isInteger(processed_count)) {
-      out.push({ path: ".processed_count", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".processed_count", "an integer");
       if (!all) return;
     }
     const updated_count = record["updated_count"];
     if (updated_count === undefined) {
-      out.push({ path: ".updated_count", message: "is required", rule: "required" });
+      pushMissing(out, ".updated_count");
       if (!all) return;
     } else if (!Number.isInteger(updated_count)) {
-      out.push({ path: ".updated_count", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".updated_count", "an integer");
       if (!all) return;
     }
     const first_processed_id = record["first_processed_id"];
     if (first_processed_id === undefined) {
-      out.push({ path: ".first_processed_id", message: "is required", rule: "required" });
+      pushMissing(out, ".first_processed_id");
       if (!all) return;
     } else if (typeof first_processed_id === "number") {
       if (!Number.isInteger(first_processed_id)) {
-        out.push({ path: ".first_processed_id", message: "must be an integer", rule: "type" });
+        pushWrongType(out, ".first_processed_id", "an integer");
         if (!all) return;
       }
     } else if (first_processed_id === null) {
       // Every value of this type matches.
     } else {
-      out.push({ path: ".first_processed_id", message: "must be an integer or null", rule: "union" });
+      pushFailure(out, ".first_processed_id", "must be an integer or null", "union");
       if (!all) return;
     }
     const last_processed_id = record["last_processed_id"];
     if (last_processed_id === undefined) {
-      out.push({ path: ".last_processed_id", message: "is required", rule: "required" });
+      pushMissing(out, ".last_processed_id");
       if (!all) return;
     } else if (typeof last_processed_id === "number") {
       if (!Number.isInteger(last_processed_id)) {
-        out.push({ path: ".last_processed_id", message: "must be an integer", rule: "type" });
+        pushWrongType(out, ".last_processed_id", "an integer");
         if (!all) return;
       }
     } else if (last_processed_id === null) {
       // Every value of this type matches.
     } else {
-      out.push({ path: ".last_processed_id", message: "must be an integer or null", rule: "union" });
+      pushFailure(out, ".last_processed_id", "must be an integer or null", "union");
       if (!all) return;
     }
     const found_oldest = record["found_oldest"];
     if (found_oldest === undefined) {
-      out.push({ path: ".found_oldest", message: "is required", rule: "required" });
+      pushMissing(out, ".found_oldest");
       if (!all) return;
     } else if (typeof found_oldest !== "boolean") {
-      out.push({ path: ".found_oldest", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".found_oldest", "a boolean");
       if (!all) return;
     }
     const found_newest = record["found_newest"];
     if (found_newest === undefined) {
-      out.push({ path: ".found_newest", message: "is required", rule: "required" });
+      pushMissing(out, ".found_newest");
       if (!all) return;
     } else if (typeof found_newest !== "boolean") {
-      out.push({ path: ".found_newest", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".found_newest", "a boolean");
       if (!all) return;
     }
     const ignored_because_not_subscribed_channels = record["ignored_because_not_subscribed_channels"];
     if (ignored_because_not_subscribed_channels !== undefined) {
       if (!Array.isArray(ignored_because_not_subscribed_channels)) {
-        out.push({ path: ".ignored_because_not_subscribed_channels", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_because_not_subscribed_channels", "a list");
         if (!all) return;
       } else {
         for (let ignored_because_not_subscribed_channels_i = 0; ignored_because_not_subscribed_channels_i < ignored_because_not_subscribed_channels.length; ignored_because_not_subscribed_channels_i++) {
           const ignored_because_not_subscribed_channels_item: unknown = ignored_because_not_subscribed_channels[ignored_because_not_subscribed_channels_i];
           if (!Number.isInteger(ignored_because_not_subscribed_channels_item)) {
-            out.push({ path: ".ignored_because_not_subscribed_channels[" + ignored_because_not_subscribed_channels_i + "]", message: "must be an integer", rule: "type" });
+            pushWrongType(out, ".ignored_because_not_subscribed_channels[" + ignored_because_not_subscribed_channels_i + "]", "an integer");
             if (!all) return;
           }
         }
       }
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!UPDATE_MESSAGE_FLAGS_FOR_NARROW_RESPONSE_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, UPDATE_MESSAGE_FLAGS_FOR_NARROW_RESPONSE_KEYS, all)) return;
   }
 }
 
 /** Header X-Feature-Level of 200 of update-message-flags-for-narrow. */
 function checkUpdateMessageFlagsForNarrowResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4274,39 +3901,39 @@ function checkUpdateMessageFlagsForNarrowResponse200HeaderXFeatureLevel(v: unkno
 function checkGetMessageResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesGetMessageResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
@@ -4314,7 +3941,7 @@ function checkGetMessageResponse(v: unknown, out: Failure[], all: boolean, stric
     }
     const message = record["message"];
     if (message === undefined) {
-      out.push({ path: ".message", message: "is required", rule: "required" });
+      pushMissing(out, ".message");
       if (!all) return;
     } else {
       const message_mark = out.length;
@@ -4326,32 +3953,23 @@ function checkGetMessageResponse(v: unknown, out: Failure[], all: boolean, stric
     }
     const raw_content = record["raw_content"];
     if (raw_content === undefined) {
-      out.push({ path: ".raw_content", message: "is required", rule: "required" });
+      pushMissing(out, ".raw_content");
       if (!all) return;
     } else if (typeof raw_content !== "string") {
-      out.push({ path: ".raw_content", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".raw_content", "a string");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!GET_MESSAGE_RESPONSE_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, GET_MESSAGE_RESPONSE_KEYS, all)) return;
   }
 }
 
 /** Header X-Feature-Level of 200 of get-message. */
 function checkGetMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4360,39 +3978,39 @@ function checkGetMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[
 function checkGetMessageHistoryResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesGetMessageHistoryResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
@@ -4400,14 +4018,14 @@ function checkGetMessageHistoryResponse(v: unknown, out: Failure[], all: boolean
     }
     const message_history = record["message_history"];
     if (message_history === undefined) {
-      out.push({ path: ".message_history", message: "is required", rule: "required" });
+      pushMissing(out, ".message_history");
       if (!all) return;
     } else if (!Array.isArray(message_history)) {
-      out.push({ path: ".message_history", message: "must be a list", rule: "type" });
+      pushWrongType(out, ".message_history", "a list");
       if (!all) return;
     } else {
       if (message_history.length < 1) {
-        out.push({ path: ".message_history", message: "must have at least 1 item", rule: "minItems" });
+        pushFailure(out, ".message_history", "must have at least 1 item", "minItems");
         if (!all) return;
       }
       for (let message_history_i = 0; message_history_i < message_history.length; message_history_i++) {
@@ -4420,26 +4038,17 @@ function checkGetMessageHistoryResponse(v: unknown, out: Failure[], all: boolean
         }
       }
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "message_history") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "ignored_parameters_unsupported", "message_history"], all)) return;
   }
 }
 
 /** Header X-Feature-Level of 200 of get-message-history. */
 function checkGetMessageHistoryResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4448,7 +4057,7 @@ function checkGetMessageHistoryResponse200HeaderXFeatureLevel(v: unknown, out: F
 function checkRemoveReactionResponse400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesRemoveReactionResponse400(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
@@ -4457,21 +4066,17 @@ function checkRemoveReactionResponse400(v: unknown, out: Failure[], all: boolean
       case "BAD_REQUEST": {
         const mark = out.length;
         checkBadRequestError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "REACTION_DOES_NOT_EXIST": {
         const mark = out.length;
         checkReactionDoesNotExistError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       default: {
-        out.push({ path: ".code", message: "must be one of \"BAD_REQUEST\", \"REACTION_DOES_NOT_EXIST\"", rule: "discriminator" });
+        pushFailure(out, ".code", "must be one of \"BAD_REQUEST\", \"REACTION_DOES_NOT_EXIST\"", "discriminator");
         if (!all) return;
       }
     }
@@ -4481,10 +4086,10 @@ function checkRemoveReactionResponse400(v: unknown, out: Failure[], all: boolean
 /** Header X-Feature-Level of 200 of remove-reaction. */
 function checkRemoveReactionResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4492,10 +4097,10 @@ function checkRemoveReactionResponse200HeaderXFeatureLevel(v: unknown, out: Fail
 /** Header X-Feature-Level of 200 of report-message. */
 function checkReportMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4503,10 +4108,10 @@ function checkReportMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failu
 /** Header X-Feature-Level of 200 of update-realm-domain. */
 function checkUpdateRealmDomainResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4515,39 +4120,39 @@ function checkUpdateRealmDomainResponse200HeaderXFeatureLevel(v: unknown, out: F
 function checkGetLinkifiersResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesGetLinkifiersResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
@@ -4555,10 +4160,10 @@ function checkGetLinkifiersResponse(v: unknown, out: Failure[], all: boolean, st
     }
     const linkifiers = record["linkifiers"];
     if (linkifiers === undefined) {
-      out.push({ path: ".linkifiers", message: "is required", rule: "required" });
+      pushMissing(out, ".linkifiers");
       if (!all) return;
     } else if (!Array.isArray(linkifiers)) {
-      out.push({ path: ".linkifiers", message: "must be a list", rule: "type" });
+      pushWrongType(out, ".linkifiers", "a list");
       if (!all) return;
     } else {
       for (let linkifiers_i = 0; linkifiers_i < linkifiers.length; linkifiers_i++) {
@@ -4571,26 +4176,17 @@ function checkGetLinkifiersResponse(v: unknown, out: Failure[], all: boolean, st
         }
       }
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "linkifiers") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "ignored_parameters_unsupported", "linkifiers"], all)) return;
   }
 }
 
 /** Header X-Feature-Level of 200 of get-linkifiers. */
 function checkGetLinkifiersResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4599,39 +4195,39 @@ function checkGetLinkifiersResponse200HeaderXFeatureLevel(v: unknown, out: Failu
 function checkAddCodePlaygroundResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesAddCodePlaygroundResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
@@ -4639,32 +4235,23 @@ function checkAddCodePlaygroundResponse(v: unknown, out: Failure[], all: boolean
     }
     const id = record["id"];
     if (id === undefined) {
-      out.push({ path: ".id", message: "is required", rule: "required" });
+      pushMissing(out, ".id");
       if (!all) return;
     } else if (!Number.isInteger(id)) {
-      out.push({ path: ".id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".id", "an integer");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "id") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "ignored_parameters_unsupported", "id"], all)) return;
   }
 }
 
 /** Header X-Feature-Level of 200 of add-code-playground. */
 function checkAddCodePlaygroundResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4673,39 +4260,39 @@ function checkAddCodePlaygroundResponse200HeaderXFeatureLevel(v: unknown, out: F
 function checkCreateMessageReminderResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesCreateMessageReminderResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
@@ -4713,32 +4300,23 @@ function checkCreateMessageReminderResponse(v: unknown, out: Failure[], all: boo
     }
     const reminder_id = record["reminder_id"];
     if (reminder_id === undefined) {
-      out.push({ path: ".reminder_id", message: "is required", rule: "required" });
+      pushMissing(out, ".reminder_id");
       if (!all) return;
     } else if (!Number.isInteger(reminder_id)) {
-      out.push({ path: ".reminder_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".reminder_id", "an integer");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (key !== "result" && key !== "msg" && key !== "ignored_parameters_unsupported" && key !== "reminder_id") {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, ["result", "msg", "ignored_parameters_unsupported", "reminder_id"], all)) return;
   }
 }
 
 /** Header X-Feature-Level of 200 of create-message-reminder. */
 function checkCreateMessageReminderResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4747,7 +4325,7 @@ function checkCreateMessageReminderResponse200HeaderXFeatureLevel(v: unknown, ou
 function checkUpdateScheduledMessageResponse400(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesUpdateScheduledMessageResponse400(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
@@ -4756,21 +4334,17 @@ function checkUpdateScheduledMessageResponse400(v: unknown, out: Failure[], all:
       case "BAD_REQUEST": {
         const mark = out.length;
         checkBadRequestError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "STREAM_DOES_NOT_EXIST": {
         const mark = out.length;
         checkStreamDoesNotExistError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       default: {
-        out.push({ path: ".code", message: "must be one of \"BAD_REQUEST\", \"STREAM_DOES_NOT_EXIST\"", rule: "discriminator" });
+        pushFailure(out, ".code", "must be one of \"BAD_REQUEST\", \"STREAM_DOES_NOT_EXIST\"", "discriminator");
         if (!all) return;
       }
     }
@@ -4780,10 +4354,10 @@ function checkUpdateScheduledMessageResponse400(v: unknown, out: Failure[], all:
 /** Header X-Feature-Level of 200 of update-scheduled-message. */
 function checkUpdateScheduledMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4791,10 +4365,10 @@ function checkUpdateScheduledMessageResponse200HeaderXFeatureLevel(v: unknown, o
 /** Header X-Feature-Level of 200 of update-stream. */
 function checkUpdateStreamResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4802,10 +4376,10 @@ function checkUpdateStreamResponse200HeaderXFeatureLevel(v: unknown, out: Failur
 /** Header X-Feature-Level of 200 of update-user-group-subgroups. */
 function checkUpdateUserGroupSubgroupsResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4814,39 +4388,39 @@ function checkUpdateUserGroupSubgroupsResponse200HeaderXFeatureLevel(v: unknown,
 function checkUploadFileResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesUploadFileResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
@@ -4854,48 +4428,39 @@ function checkUploadFileResponse(v: unknown, out: Failure[], all: boolean, stric
     }
     const url = record["url"];
     if (url === undefined) {
-      out.push({ path: ".url", message: "is required", rule: "required" });
+      pushMissing(out, ".url");
       if (!all) return;
     } else if (typeof url !== "string") {
-      out.push({ path: ".url", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".url", "a string");
       if (!all) return;
     }
     const uri = record["uri"];
     if (uri === undefined) {
-      out.push({ path: ".uri", message: "is required", rule: "required" });
+      pushMissing(out, ".uri");
       if (!all) return;
     } else if (typeof uri !== "string") {
-      out.push({ path: ".uri", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".uri", "a string");
       if (!all) return;
     }
     const filename = record["filename"];
     if (filename === undefined) {
-      out.push({ path: ".filename", message: "is required", rule: "required" });
+      pushMissing(out, ".filename");
       if (!all) return;
     } else if (typeof filename !== "string") {
-      out.push({ path: ".filename", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".filename", "a string");
       if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!UPLOAD_FILE_RESPONSE_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, UPLOAD_FILE_RESPONSE_KEYS, all)) return;
   }
 }
 
 /** Header X-Feature-Level of 200 of upload-file. */
 function checkUploadFileResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -4904,39 +4469,39 @@ function checkUploadFileResponse200HeaderXFeatureLevel(v: unknown, out: Failure[
 function checkGetOwnUserResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesGetOwnUserResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
@@ -4944,139 +4509,139 @@ function checkGetOwnUserResponse(v: unknown, out: Failure[], all: boolean, stric
     }
     const user_id = record["user_id"];
     if (user_id === undefined) {
-      out.push({ path: ".user_id", message: "is required", rule: "required" });
+      pushMissing(out, ".user_id");
       if (!all) return;
     } else if (!Number.isInteger(user_id)) {
-      out.push({ path: ".user_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".user_id", "an integer");
       if (!all) return;
     }
     const email = record["email"];
     if (email === undefined) {
-      out.push({ path: ".email", message: "is required", rule: "required" });
+      pushMissing(out, ".email");
       if (!all) return;
     } else if (typeof email !== "string") {
-      out.push({ path: ".email", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".email", "a string");
       if (!all) return;
     }
     const delivery_email = record["delivery_email"];
     if (delivery_email === undefined) {
-      out.push({ path: ".delivery_email", message: "is required", rule: "required" });
+      pushMissing(out, ".delivery_email");
       if (!all) return;
     } else if (typeof delivery_email !== "string") {
-      out.push({ path: ".delivery_email", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".delivery_email", "a string");
       if (!all) return;
     }
     const full_name = record["full_name"];
     if (full_name === undefined) {
-      out.push({ path: ".full_name", message: "is required", rule: "required" });
+      pushMissing(out, ".full_name");
       if (!all) return;
     } else if (typeof full_name !== "string") {
-      out.push({ path: ".full_name", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".full_name", "a string");
       if (!all) return;
     }
     const avatar_url = record["avatar_url"];
     if (avatar_url === undefined) {
-      out.push({ path: ".avatar_url", message: "is required", rule: "required" });
+      pushMissing(out, ".avatar_url");
       if (!all) return;
     } else if (typeof avatar_url !== "string") {
-      out.push({ path: ".avatar_url", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".avatar_url", "a string");
       if (!all) return;
     }
     const avatar_version = record["avatar_version"];
     if (avatar_version === undefined) {
-      out.push({ path: ".avatar_version", message: "is required", rule: "required" });
+      pushMissing(out, ".avatar_version");
       if (!all) return;
     } else if (!Number.isInteger(avatar_version)) {
-      out.push({ path: ".avatar_version", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".avatar_version", "an integer");
       if (!all) return;
     }
     const role = record["role"];
     if (role === undefined) {
-      out.push({ path: ".role", message: "is required", rule: "required" });
+      pushMissing(out, ".role");
       if (!all) return;
     } else if (!(typeof role === "number" && Number.isInteger(role))) {
-      out.push({ path: ".role", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".role", "an integer");
       if (!all) return;
     } else if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) {
-      out.push({ path: ".role", message: "must be one of 100, 200, 300, 400, 600", rule: "enum" });
+      pushFailure(out, ".role", "must be one of 100, 200, 300, 400, 600", "enum");
       if (!all) return;
     }
     const is_admin = record["is_admin"];
     if (is_admin === undefined) {
-      out.push({ path: ".is_admin", message: "is required", rule: "required" });
+      pushMissing(out, ".is_admin");
       if (!all) return;
     } else if (typeof is_admin !== "boolean") {
-      out.push({ path: ".is_admin", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_admin", "a boolean");
       if (!all) return;
     }
     const is_owner = record["is_owner"];
     if (is_owner === undefined) {
-      out.push({ path: ".is_owner", message: "is required", rule: "required" });
+      pushMissing(out, ".is_owner");
       if (!all) return;
     } else if (typeof is_owner !== "boolean") {
-      out.push({ path: ".is_owner", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_owner", "a boolean");
       if (!all) return;
     }
     const is_guest = record["is_guest"];
     if (is_guest === undefined) {
-      out.push({ path: ".is_guest", message: "is required", rule: "required" });
+      pushMissing(out, ".is_guest");
       if (!all) return;
     } else if (typeof is_guest !== "boolean") {
-      out.push({ path: ".is_guest", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_guest", "a boolean");
       if (!all) return;
     }
     const is_bot = record["is_bot"];
     if (is_bot === undefined) {
-      out.push({ path: ".is_bot", message: "is required", rule: "required" });
+      pushMissing(out, ".is_bot");
       if (!all) return;
     } else if (typeof is_bot !== "boolean") {
-      out.push({ path: ".is_bot", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_bot", "a boolean");
       if (!all) return;
     }
     const is_active = record["is_active"];
     if (is_active === undefined) {
-      out.push({ path: ".is_active", message: "is required", rule: "required" });
+      pushMissing(out, ".is_active");
       if (!all) return;
     } else if (typeof is_active !== "boolean") {
-      out.push({ path: ".is_active", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_active", "a boolean");
       if (!all) return;
     }
     const is_imported_stub = record["is_imported_stub"];
     if (is_imported_stub === undefined) {
-      out.push({ path: ".is_imported_stub", message: "is required", rule: "required" });
+      pushMissing(out, ".is_imported_stub");
       if (!all) return;
     } else if (typeof is_imported_stub !== "boolean") {
-      out.push({ path: ".is_imported_stub", message: "must be a boolean", rule: "type" });
+      pushWrongType(out, ".is_imported_stub", "a boolean");
       if (!all) return;
     }
     const timezone = record["timezone"];
     if (timezone === undefined) {
-      out.push({ path: ".timezone", message: "is required", rule: "required" });
+      pushMissing(out, ".timezone");
       if (!all) return;
     } else if (typeof timezone !== "string") {
-      out.push({ path: ".timezone", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".timezone", "a string");
       if (!all) return;
     }
     const date_joined = record["date_joined"];
     if (date_joined === undefined) {
-      out.push({ path: ".date_joined", message: "is required", rule: "required" });
+      pushMissing(out, ".date_joined");
       if (!all) return;
     } else if (typeof date_joined !== "string") {
-      out.push({ path: ".date_joined", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".date_joined", "a string");
       if (!all) return;
     }
     const max_message_id = record["max_message_id"];
     if (max_message_id === undefined) {
-      out.push({ path: ".max_message_id", message: "is required", rule: "required" });
+      pushMissing(out, ".max_message_id");
       if (!all) return;
     } else if (!Number.isInteger(max_message_id)) {
-      out.push({ path: ".max_message_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".max_message_id", "an integer");
       if (!all) return;
     }
     const profile_data = record["profile_data"];
     if (profile_data !== undefined) {
       if (!(typeof profile_data === "object" && profile_data !== null && !Array.isArray(profile_data))) {
-        out.push({ path: ".profile_data", message: "must be an object", rule: "type" });
+        pushWrongType(out, ".profile_data", "an object");
         if (!all) return;
       } else {
         const profile_data_record = profile_data as Record<string, unknown>;
@@ -5084,7 +4649,7 @@ function checkGetOwnUserResponse(v: unknown, out: Failure[], all: boolean, stric
         for (let profile_data_j = 0; profile_data_j < profile_data_keys.length; profile_data_j++) {
           const profile_data_key = profile_data_keys[profile_data_j]!;
           if (!allDigits(profile_data_key)) {
-            out.push({ path: ".profile_data" + keySegment(profile_data_key), message: "name must match the pattern \"^[0-9]+$\"", rule: "propertyNames" });
+            pushFailure(out, ".profile_data" + keySegment(profile_data_key), "name must match the pattern \"^[0-9]+$\"", "propertyNames");
             if (!all) return;
           }
           const profile_data_entry = profile_data_record[profile_data_key];
@@ -5097,26 +4662,17 @@ function checkGetOwnUserResponse(v: unknown, out: Failure[], all: boolean, stric
         }
       }
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!GET_OWN_USER_RESPONSE_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, GET_OWN_USER_RESPONSE_KEYS, all)) return;
   }
 }
 
 /** Header X-Feature-Level of 200 of get-own-user. */
 function checkGetOwnUserResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -5125,39 +4681,39 @@ function checkGetOwnUserResponse200HeaderXFeatureLevel(v: unknown, out: Failure[
 function checkUpdatePresenceResponse(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (matchesUpdatePresenceResponse(v, strict)) return;
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
     const result = record["result"];
     if (result === undefined) {
-      out.push({ path: ".result", message: "is required", rule: "required" });
+      pushMissing(out, ".result");
       if (!all) return;
     } else if (typeof result !== "string") {
-      out.push({ path: ".result", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".result", "a string");
       if (!all) return;
     } else if (result !== "success") {
-      out.push({ path: ".result", message: "must be \"success\"", rule: "const" });
+      pushFailure(out, ".result", "must be \"success\"", "const");
       if (!all) return;
     }
     const msg = record["msg"];
     if (msg === undefined) {
-      out.push({ path: ".msg", message: "is required", rule: "required" });
+      pushMissing(out, ".msg");
       if (!all) return;
     } else if (typeof msg !== "string") {
-      out.push({ path: ".msg", message: "must be a string", rule: "type" });
+      pushWrongType(out, ".msg", "a string");
       if (!all) return;
     }
     const ignored_parameters_unsupported = record["ignored_parameters_unsupported"];
     if (ignored_parameters_unsupported !== undefined) {
       if (!Array.isArray(ignored_parameters_unsupported)) {
-        out.push({ path: ".ignored_parameters_unsupported", message: "must be a list", rule: "type" });
+        pushWrongType(out, ".ignored_parameters_unsupported", "a list");
         if (!all) return;
       } else {
         for (let ignored_parameters_unsupported_i = 0; ignored_parameters_unsupported_i < ignored_parameters_unsupported.length; ignored_parameters_unsupported_i++) {
           const ignored_parameters_unsupported_item: unknown = ignored_parameters_unsupported[ignored_parameters_unsupported_i];
           if (typeof ignored_parameters_unsupported_item !== "string") {
-            out.push({ path: ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", message: "must be a string", rule: "type" });
+            pushWrongType(out, ".ignored_parameters_unsupported[" + ignored_parameters_unsupported_i + "]", "a string");
             if (!all) return;
           }
         }
@@ -5165,46 +4721,33 @@ function checkUpdatePresenceResponse(v: unknown, out: Failure[], all: boolean, s
     }
     const presence_last_update_id = record["presence_last_update_id"];
     if (presence_last_update_id === undefined) {
-      out.push({ path: ".presence_last_update_id", message: "is required", rule: "required" });
+      pushMissing(out, ".presence_last_update_id");
       if (!all) return;
     } else if (!Number.isInteger(presence_last_update_id)) {
-      out.push({ path: ".presence_last_update_id", message: "must be an integer", rule: "type" });
+      pushWrongType(out, ".presence_last_update_id", "an integer");
       if (!all) return;
     }
     const server_timestamp = record["server_timestamp"];
-    if (server_timestamp !== undefined) {
-      if (!Number.isFinite(server_timestamp)) {
-        out.push({ path: ".server_timestamp", message: "must be a number", rule: "type" });
-        if (!all) return;
-      }
+    if (server_timestamp !== undefined && !Number.isFinite(server_timestamp)) {
+      pushWrongType(out, ".server_timestamp", "a number");
+      if (!all) return;
     }
     const presences = record["presences"];
-    if (presences !== undefined) {
-      if (!(matchesUpdatePresenceResponsePresencesOption1(presences, strict) || matchesUpdatePresenceResponsePresencesOption2(presences, strict))) {
-        out.push({ path: ".presences", message: "must be an object", rule: "union" });
-        if (!all) return;
-      }
+    if (presences !== undefined && !(matchesUpdatePresenceResponsePresencesOption1(presences, strict) || matchesUpdatePresenceResponsePresencesOption2(presences, strict))) {
+      pushFailure(out, ".presences", "must be an object", "union");
+      if (!all) return;
     }
-    if (strict) {
-      const keys = Object.keys(record);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
-        if (!UPDATE_PRESENCE_RESPONSE_KEYS.has(key)) {
-          out.push({ path: keySegment(key), message: "is not a known property", rule: "strict" });
-          if (!all) return;
-        }
-      }
-    }
+    if (strict && pushUnknownKeys(out, "", record, UPDATE_PRESENCE_RESPONSE_KEYS, all)) return;
   }
 }
 
 /** Header X-Feature-Level of 200 of update-presence. */
 function checkUpdatePresenceResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -5212,10 +4755,10 @@ function checkUpdatePresenceResponse200HeaderXFeatureLevel(v: unknown, out: Fail
 /** Header X-Feature-Level of 200 of update-status. */
 function checkUpdateStatusResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -5223,10 +4766,10 @@ function checkUpdateStatusResponse200HeaderXFeatureLevel(v: unknown, out: Failur
 /** Header X-Feature-Level of 200 of update-user. */
 function checkUpdateUserResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
-    out.push({ path: "", message: "must be an integer", rule: "type" });
+    pushWrongType(out, "", "an integer");
     if (!all) return;
   } else if (v < 0) {
-    out.push({ path: "", message: "must be at least 0", rule: "minimum" });
+    pushFailure(out, "", "must be at least 0", "minimum");
     if (!all) return;
   }
 }
@@ -5234,7 +4777,7 @@ function checkUpdateUserResponse200HeaderXFeatureLevel(v: unknown, out: Failure[
 /** Any error body, by its code. */
 function checkErrorBody(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) {
-    out.push({ path: "", message: "must be an object", rule: "type" });
+    pushWrongType(out, "", "an object");
     if (!all) return;
   } else {
     const record = v as Record<string, unknown>;
@@ -5243,85 +4786,65 @@ function checkErrorBody(v: unknown, out: Failure[], all: boolean, strict: boolea
       case "BAD_REQUEST": {
         const mark = out.length;
         checkBadRequestError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "INTERNAL_ERROR": {
         const mark = out.length;
         checkInternalError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "INVITATION_FAILED": {
         const mark = out.length;
         checkInvitationFailedError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "METHOD_NOT_ALLOWED": {
         const mark = out.length;
         checkMethodNotAllowedError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "NOT_FOUND": {
         const mark = out.length;
         checkNotFoundError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "RATE_LIMIT_HIT": {
         const mark = out.length;
         checkRateLimitError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "REACTION_DOES_NOT_EXIST": {
         const mark = out.length;
         checkReactionDoesNotExistError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "REQUEST_TOO_LARGE": {
         const mark = out.length;
         checkRequestTooLargeError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "STREAM_DOES_NOT_EXIST": {
         const mark = out.length;
         checkStreamDoesNotExistError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       case "UNAUTHORIZED": {
         const mark = out.length;
         checkUnauthorizedError(v, out, all, strict);
-        if (out.length !== mark) {
-          if (!all) return;
-        }
+        if (out.length !== mark && !all) return;
         break;
       }
       default: {
-        out.push({ path: ".code", message: "must be one of \"BAD_REQUEST\", \"INTERNAL_ERROR\", \"INVITATION_FAILED\", \"METHOD_NOT_ALLOWED\", \"NOT_FOUND\", \"RATE_LIMIT_HIT\", \"REACTION_DOES_NOT_EXIST\", \"REQUEST_TOO_LARGE\", \"STREAM_DOES_NOT_EXIST\", \"UNAUTHORIZED\"", rule: "discriminator" });
+        pushFailure(out, ".code", "must be one of \"BAD_REQUEST\", \"INTERNAL_ERROR\", \"INVITATION_FAILED\", \"METHOD_NOT_ALLOWED\", \"NOT_FOUND\", \"RATE_LIMIT_HIT\", \"REACTION_DOES_NOT_EXIST\", \"REQUEST_TOO_LARGE\", \"STREAM_DOES_NOT_EXIST\", \"UNAUTHORIZED\"", "discriminator");
         if (!all) return;
       }
     }

@@ -238,6 +238,17 @@ describe('code builder', () => {
     expect(print(loop)).toEqual(['for (const k in o) {', '  return false;', '}', 'switch (d) {', '  case "x": {', '    return false;', '  }', '}', 'return true;']);
   });
 
+  it('joins an if that holds only another if, each without else, into one condition', () => {
+    expect(print(ifBlock('a !== undefined', ifBlock('typeof a !== "string"', [ret('false')])))).toEqual(['if (a !== undefined && typeof a !== "string") return false;']);
+    // Looser operators at the top level are parenthesised; inside calls, brackets and strings they are not.
+    expect(print(ifBlock('x !== undefined', ifBlock('!(f(x) || g(x))', ifBlock('y || z', [ret('false')]))))).toEqual(['if (x !== undefined && !(f(x) || g(x)) && (y || z)) return false;']);
+    expect(print(ifBlock('h(x, "a|b?")', ifBlock('k === 1 ? p : q', [ret('false')])))).toEqual(['if (h(x, "a|b?") && (k === 1 ? p : q)) return false;']);
+    expect(print(ifBlock('a', ifBlock('b = 1', [ret('false')])))).toEqual(['if (a && (b = 1)) return false;']);
+    // An else on either level, or more than one statement inside, keeps the nesting.
+    expect(print(ifBlock('a', ifBlock('b', ['f();'], ['g();'])))).toEqual(['if (a) {', '  if (b) {', '    f();', '  } else {', '    g();', '  }', '}']);
+    expect(print(ifBlock('a', [...ifBlock('b', ['f();']), 'g();']))).toEqual(['if (a) {', '  if (b) {', '    f();', '  }', '  g();', '}']);
+  });
+
   it('prints where a check stops as the enclosing function says', () => {
     const stmts: Stmt[] = ['out.push(failure);', ...ifBlock('!all', [EXIT]), 'more();'];
     expect(print(stmts)).toEqual(['out.push(failure);', 'if (!all) return;', 'more();']);

@@ -103,6 +103,12 @@ describe('generated response validators', () => {
       { path: '$.message.reactions[0]["odd key"]', message: 'is not a known property' },
       { path: '$.extra', message: 'is not a known property' },
     ]);
+    // Every unknown key of one object, in key order, known ones between them skipped.
+    (body as Record<string, unknown>).more = 2;
+    expect(validate('getMessage', body, { strict: true, allErrors: true }).slice(1)).toEqual([
+      { path: '$.extra', message: 'is not a known property' },
+      { path: '$.more', message: 'is not a known property' },
+    ]);
   });
 
   it('stops at the first issue unless allErrors', () => {

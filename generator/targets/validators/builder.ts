@@ -140,6 +140,12 @@ function emit(stmts: readonly Stmt[], exit: string, depth: number, lines: string
         lines.push(`${pad}}${stmt.tail}`);
         break;
       case 'if': {
+        const inner = stmt.then[0];
+        if (stmt.else.length === 0 && stmt.then.length === 1 && typeof inner !== 'string' && inner!.kind === 'if' && inner!.else.length === 0) {
+          // `if (a) { if (b) x }` is `if (a && b) x`: an optional property's check reads as one condition.
+          emit([{ ...inner!, cond: `${conjunct(stmt.cond)} && ${conjunct(inner!.cond)}` }], exit, depth, lines);
+          break;
+        }
         if (stmt.else.length > 0 && alwaysLeaves(stmt.then)) {
           // What follows a branch that always leaves needs no `else`: `if (a) return false;` then the rest, one level up.
           emit([{ ...stmt, else: [] }, ...stmt.else], exit, depth, lines);
@@ -172,4 +178,28 @@ function emit(stmts: readonly Stmt[], exit: string, depth: number, lines: string
       }
     }
   }
+}
+
+/**
+ * A condition as an operand of `&&`, parenthesised when it holds, outside
+ * brackets and string literals, an operator that binds more loosely (`||`,
+ * `??`, `?:`, an assignment or arrow, a comma). Erring towards parentheses is
+ * harmless.
+ */
+function conjunct(cond: string): string {
+  let depth = 0;
+  for (let i = 0; i < cond.length; i++) {
+    const c = cond[i]!;
+    if (c === '"' || c === "'" || c === '`') {
+      // Past the literal: to its closing quote, skipping escaped characters.
+      for (i++; i < cond.length && cond[i] !== c; i++) if (cond[i] === '\\') i++;
+    } else if (c === '(' || c === '[' || c === '{') {
+      depth++;
+    } else if (c === ')' || c === ']' || c === '}') {
+      depth--;
+    } else if (depth === 0 && (c === '|' || c === '?' || c === ',' || (c === '=' && !'=!<>'.includes(cond[i - 1] ?? '') && cond[i + 1] !== '='))) {
+      return `(${cond})`;
+    }
+  }
+  return cond;
 }

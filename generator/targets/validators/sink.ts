@@ -14,6 +14,12 @@ export interface Sink {
   fail(rule: string, path: PathPart[], message: string): Stmt[];
   /** Statements that run check function `fn` on `value` found at `path`. */
   call(fn: string, value: string, path: PathPart[], scope: Scope): Stmt[];
+  /**
+   * Statements that report, in strict mode, the keys of object `record` that
+   * `known` (a Set constant or an array literal) does not list, leaving when
+   * the check must stop; undefined where the sink runs the key loop inline.
+   */
+  unknownKeys?(record: string, known: string, path: PathPart[]): Stmt[];
   /** Expression for strict mode (unknown properties reported). */
   strict: string;
   /**
@@ -29,16 +35,33 @@ export function collectSink(ctx: EmitContext, strict = 'strict'): Sink {
   return {
     kind: 'collect',
     fail(rule, path, message) {
-      return [`out.push({ path: ${pathExpression(path)}, message: ${literal(message)}, rule: ${literal(rule)} });`, ...ifBlock('!all', [EXIT])];
+      return [failureRecord(ctx, rule, path, message), ...ifBlock('!all', [EXIT])];
     },
     call(fn, value, path, scope) {
       const mark = partLocal(scope, value, 'mark');
       const after: Stmt[] = path.length === 0 ? ifBlock('!all', [EXIT]) : [`${ctx.use('prefixFailures')}(out, ${mark}, ${pathExpression(path)});`, ...ifBlock('!all', [EXIT])];
       return [`const ${mark} = out.length;`, `${fn}(${value}, out, all, ${strict});`, ...ifBlock(`out.length !== ${mark}`, after)];
     },
+    unknownKeys(record, known, path) {
+      return ifBlock(`${strict} && ${ctx.use('pushUnknownKeys')}(out, ${pathExpression(path)}, ${record}, ${known}, all)`, [EXIT]);
+    },
     strict,
     relaxed: () => collectSink(ctx, 'false'),
   };
+}
+
+const TYPE_MESSAGE = 'must be ';
+
+/**
+ * The statement that records one failure: through the runtime helper of its
+ * rule where one fits (the record is the same), so that each failure site is
+ * one short call.
+ */
+function failureRecord(ctx: EmitContext, rule: string, path: PathPart[], message: string): string {
+  const at = pathExpression(path);
+  if (rule === 'required' && message === 'is required') return `${ctx.use('pushMissing')}(out, ${at});`;
+  if (rule === 'type' && message.startsWith(TYPE_MESSAGE)) return `${ctx.use('pushWrongType')}(out, ${at}, ${literal(message.slice(TYPE_MESSAGE.length))});`;
+  return `${ctx.use('pushFailure')}(out, ${at}, ${literal(message)}, ${literal(rule)});`;
 }
 
 /**

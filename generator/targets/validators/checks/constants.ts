@@ -15,6 +15,12 @@ export function enumMiss(value: string, values: readonly (string | number)[], ct
   return `!${set}.has(${value})`;
 }
 
+/** The names `enumMiss` tests as a value: the same Set constant when there are many, else an array literal. */
+export function knownValues(values: readonly string[], ctx: EmitContext, name: string): string {
+  if (values.length <= INLINE_LIMIT) return listLiteral(values);
+  return ctx.constant(name, `new Set<string>(${listLiteral(values)})`, 'call');
+}
+
 /**
  * A hoisted RegExp for a schema pattern: plain ECMA-262, or Unicode mode when
  * the pattern needs it (`\p{L}`), as the model decided (`patternFlags`).

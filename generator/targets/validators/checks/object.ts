@@ -3,7 +3,7 @@ import { EXIT, block, ifBlock, ret, type Stmt } from '../builder.js';
 import { partLocal, type EmitContext, type Scope } from '../context.js';
 import { appendExpr, appendText, isInheritedName, literal, propertySegment } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
-import { enumMiss, patternTest } from './constants.js';
+import { enumMiss, knownValues, patternTest } from './constants.js';
 import { classGuard, emitCheck, guarded, typeClassOf, type CheckArgs } from './dispatch.js';
 
 /**
@@ -133,6 +133,8 @@ function objectRest(args: CheckArgs<ObjectSchema>, record: string, rest: Stmt[])
     if (extra === true && !strictOnly && pattern === undefined && names === undefined && patterns.length === 0) return [];
     // Without anything else to check, the strict-mode loop is skipped entirely in the default (open) mode.
     const loopOnlyWhenStrict = strictOnly && pattern === undefined && names === undefined && patterns.length === 0;
+    const helper = loopOnlyWhenStrict ? sink.unknownKeys?.(obj, knownValues(knownNames, ctx, `${label}Keys`), path) : undefined;
+    if (helper !== undefined) return helper;
 
     const key = partLocal(scope, value, 'key');
     const keyPath = appendExpr(path, `${ctx.use('keySegment')}(${key})`);
