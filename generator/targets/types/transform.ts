@@ -19,7 +19,7 @@ export function declarations(document: OpenAPI3, options: TransformOptions): str
     alphabetize: false,
     arrayLength: false,
     defaultNonNullable: options.defaultNonNullable ?? true,
-    discriminators: scanDiscriminators(document, { silent: true, ...options }),
+    discriminators: hasDiscriminator(document) ? scanDiscriminators(document, { silent: true, ...options }) : { objects: {}, refsHandled: [] },
     emptyObjectsUnknown: false,
     enum: false,
     enumValues: false,
@@ -47,4 +47,25 @@ export function declarations(document: OpenAPI3, options: TransformOptions): str
     resolve: ($ref) => resolveRef(document, $ref, { silent: true }),
   };
   return astToString(transformSchema(document, ctx));
+}
+
+/**
+ * Whether any object of the document, data included, has a `discriminator`
+ * with a `propertyName`: without one, `scanDiscriminators` finds nothing and
+ * changes nothing, so it is skipped. The scan walks the whole document
+ * twice and copies the path array at every node, a share of the transform
+ * that grows with the document; this walk allocates nothing. Documents that
+ * do have one are scanned as before.
+ */
+export function hasDiscriminator(node: unknown): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) if (hasDiscriminator(node[i])) return true;
+    return false;
+  }
+  const record = node as Record<string, unknown>;
+  const discriminator = record.discriminator as { propertyName?: unknown } | null | undefined;
+  if (discriminator?.propertyName) return true;
+  for (const key in record) if (hasDiscriminator(record[key])) return true;
+  return false;
 }
