@@ -7,13 +7,20 @@
  * test `types-transform.test.ts` checks both give the same text.
  */
 import type { GlobalContext, OpenAPI3, OpenAPITSOptions } from 'openapi-typescript';
-import { openapiTypescriptTransform } from '../../cjs.js';
+import { openapiTypescriptTransform, typescript } from '../../cjs.js';
+import { printDeclarations } from './print.js';
 
 export type TransformOptions = Pick<OpenAPITSOptions, 'defaultNonNullable' | 'readWriteMarkers'>;
 
 /** The declarations as text, as `astToString(await openapiTS(document, { silent: true, ...options }))` gives them. */
 export function declarations(document: OpenAPI3, options: TransformOptions): string {
-  const { transformSchema, scanDiscriminators, resolveRef, astToString } = openapiTypescriptTransform();
+  const { astToString } = openapiTypescriptTransform();
+  return printDeclarations(typescript(), declarationNodes(document, options), (node) => astToString([node]));
+}
+
+/** The syntax nodes of the declarations, as openapi-typescript's transform makes them. */
+export function declarationNodes(document: OpenAPI3, options: TransformOptions): ReturnType<ReturnType<typeof openapiTypescriptTransform>['transformSchema']> {
+  const { transformSchema, scanDiscriminators, resolveRef } = openapiTypescriptTransform();
   const ctx: GlobalContext = {
     additionalProperties: false,
     alphabetize: false,
@@ -46,7 +53,7 @@ export function declarations(document: OpenAPI3, options: TransformOptions): str
     readWriteMarkers: options.readWriteMarkers ?? false,
     resolve: ($ref) => resolveRef(document, $ref, { silent: true }),
   };
-  return astToString(transformSchema(document, ctx));
+  return transformSchema(document, ctx);
 }
 
 /**
