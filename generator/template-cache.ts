@@ -10,9 +10,25 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
 import { cacheFolder } from './code-cache.js';
+
+const require = createRequire(import.meta.url);
+
+/** What rendering needs of a Handlebars environment: its runtime's, or the whole package's. */
+export type TemplateEnvironment = Pick<typeof Handlebars, 'template' | 'VERSION'>;
+
+/**
+ * A fresh environment of Handlebars' runtime alone. The compiler (parser,
+ * code generator, source maps) is loaded only for a template the cache does
+ * not hold, and through require(): Node's ESM loader would parse the
+ * CommonJS package twice.
+ */
+export function templateEnvironment(): TemplateEnvironment {
+  return (require('handlebars/runtime') as typeof Handlebars).create();
+}
 
 /** Every template: no HTML escaping (views hold text escaped for its output), strict lookups. */
 const OPTIONS = { noEscape: true, strict: true } as const;
@@ -21,7 +37,7 @@ const OPTIONS = { noEscape: true, strict: true } as const;
  * `env.compile(source, OPTIONS)`, compiled on first call as Handlebars does
  * (so a template that does not parse fails when it is rendered, as before).
  */
-export function compileTemplate<View>(env: typeof Handlebars, source: string): HandlebarsTemplateDelegate<View> {
+export function compileTemplate<View>(env: TemplateEnvironment, source: string): HandlebarsTemplateDelegate<View> {
   let compiled: HandlebarsTemplateDelegate<View> | undefined;
   return (view, options) => {
     compiled ??= env.template<View>(templateSpec(env, source));
@@ -31,7 +47,7 @@ export function compileTemplate<View>(env: typeof Handlebars, source: string): H
 
 type TemplateSpec = Parameters<typeof Handlebars.template>[0];
 
-function templateSpec(env: typeof Handlebars, source: string): TemplateSpec {
+function templateSpec(env: TemplateEnvironment, source: string): TemplateSpec {
   const folder = cacheFolder();
   const file =
     folder === undefined
@@ -45,7 +61,7 @@ function templateSpec(env: typeof Handlebars, source: string): TemplateSpec {
     }
   }
   // A copy: Handlebars adds its own defaults to the options it is given.
-  const precompiled = env.precompile(source, { ...OPTIONS }) as string;
+  const precompiled = (require('handlebars') as typeof Handlebars).precompile(source, { ...OPTIONS }) as string;
   const spec = evaluate(precompiled);
   if (file !== undefined) {
     try {

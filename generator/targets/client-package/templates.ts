@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
-import { compileTemplate } from '../../template-cache.js';
+import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 import type { ClientPackageView } from './view.js';
 
 export interface ClientPackageTemplates {
@@ -15,7 +14,7 @@ const compiled = new Map<string, ClientPackageTemplates>();
 export function loadTemplates(templatesDir: string): ClientPackageTemplates {
   let templates = compiled.get(templatesDir);
   if (templates === undefined) {
-    const env = Handlebars.create();
+    const env = templateEnvironment();
     const compile = (file: string) => {
       const template = compileTemplate<ClientPackageView>(env, readFileSync(join(templatesDir, 'client-package', file), 'utf8'));
       return (view: ClientPackageView) => `${template(view).replace(/\r\n?/g, '\n').trimEnd()}\n`;

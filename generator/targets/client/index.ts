@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
-import { compileTemplate } from '../../template-cache.js';
+import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 import { banner } from '../banner.js';
 import { runtimeFile, runtimeModules } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
@@ -25,7 +24,7 @@ const compiled = new Map<string, Render>();
 function loadTemplates(templatesDir: string): Render {
   const cached = compiled.get(templatesDir);
   if (cached) return cached;
-  const hbs = Handlebars.create();
+  const hbs = templateEnvironment();
   const read = (name: string) => readFileSync(join(templatesDir, 'client', name), 'utf8');
   const render: Render = {
     client: compileTemplate(hbs, read('client.ts.hbs')),

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
-import { compileTemplate } from '../../template-cache.js';
+import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 import type { ChangelogView } from './changelog-page.js';
 import type { HtmlPageView, StylesheetView } from './html.js';
 import type { IndexView } from './index-page.js';
@@ -24,7 +23,7 @@ export interface DocsTemplates {
  * strict mode turns a field missing from a view into an error.
  */
 export function loadTemplates(templatesDir: string): DocsTemplates {
-  const handlebars = Handlebars.create();
+  const handlebars = templateEnvironment();
   const compile = <View>(file: string): ((view: View) => string) => {
     const source = readFileSync(join(templatesDir, 'docs', `${file}.hbs`), 'utf8');
     const template = compileTemplate<View>(handlebars, source);

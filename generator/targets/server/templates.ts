@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
-import { compileTemplate } from '../../template-cache.js';
+import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 
 export interface ServerTemplates {
   server: HandlebarsTemplateDelegate;
@@ -24,7 +23,7 @@ export function loadTemplates(templatesDir: string): ServerTemplates {
   const dir = join(templatesDir, 'server');
   let templates = compiled.get(dir);
   if (templates === undefined) {
-    const env = Handlebars.create();
+    const env = templateEnvironment();
     const compile = (file: string) => compileTemplate(env, readFileSync(join(dir, file), 'utf8'));
     templates = {
       server: compile(FILES.server),

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
-import { compileTemplate } from '../../template-cache.js';
+import type Handlebars from 'handlebars';
+import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 
 export interface Templates {
   validators: Handlebars.TemplateDelegate;
@@ -13,7 +13,7 @@ const compiled = new Map<string, Templates>();
 export function loadTemplates(templatesDir: string): Templates {
   let templates = compiled.get(templatesDir);
   if (templates === undefined) {
-    const compile = (file: string) => compileTemplate(Handlebars, readFileSync(join(templatesDir, 'validators', file), 'utf8'));
+    const compile = (file: string) => compileTemplate(templateEnvironment(), readFileSync(join(templatesDir, 'validators', file), 'utf8'));
     templates = { validators: compile('validators.ts.hbs') };
     compiled.set(templatesDir, templates);
   }

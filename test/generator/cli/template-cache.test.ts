@@ -1,15 +1,16 @@
 /**
  * Templates compiled through the cache of their precompiled form
- * (generator/template-cache.ts): the first compile writes an entry, later
- * ones render from it, each template text has its own, a template that does
- * not parse fails when rendered, and `TEAMCHAT_CACHE_DIR=off` keeps nothing.
+ * (generator/template-cache.ts), rendered by Handlebars' runtime alone: the
+ * first compile writes an entry, later ones render from it, each template
+ * text has its own, a template that does not parse fails when rendered, and
+ * `TEAMCHAT_CACHE_DIR=off` keeps nothing.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
-import { compileTemplate } from '../../../generator/template-cache.js';
+import { compileTemplate, templateEnvironment } from '../../../generator/template-cache.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'teamchat-template-cache-'));
 const saved = process.env.TEAMCHAT_CACHE_DIR;
@@ -32,9 +33,9 @@ const entries = () => readdirSync(dir).filter((f) => f.endsWith('.hbs.js'));
 it('renders as Handlebars.compile with no escaping and strict lookups, and keeps one entry per text', () => {
   const direct = Handlebars.create().compile(SOURCE, { noEscape: true, strict: true })(view);
   expect(direct).toBe('<a&b>, <"c">.');
-  expect(compileTemplate(Handlebars.create(), SOURCE)(view)).toBe(direct);
+  expect(compileTemplate(templateEnvironment(), SOURCE)(view)).toBe(direct);
   expect(entries()).toHaveLength(1);
-  expect(compileTemplate(Handlebars.create(), SOURCE)(view)).toBe(direct);
+  expect(compileTemplate(templateEnvironment(), SOURCE)(view)).toBe(direct);
   expect(entries()).toHaveLength(1);
   expect(compileTemplate(Handlebars.create(), `${SOURCE}!`)(view)).toBe(`${direct}!`);
   expect(entries()).toHaveLength(2);
