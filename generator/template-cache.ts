@@ -40,14 +40,14 @@ const OPTIONS = { noEscape: true, strict: true } as const;
 export function compileTemplate<View>(env: TemplateEnvironment, source: string): HandlebarsTemplateDelegate<View> {
   let compiled: HandlebarsTemplateDelegate<View> | undefined;
   return (view, options) => {
-    compiled ??= env.template<View>(templateSpec(env, source));
+    compiled ??= load<View>(env, source);
     return compiled(view, options);
   };
 }
 
 type TemplateSpec = Parameters<typeof Handlebars.template>[0];
 
-function templateSpec(env: TemplateEnvironment, source: string): TemplateSpec {
+function load<View>(env: TemplateEnvironment, source: string): HandlebarsTemplateDelegate<View> {
   const folder = cacheFolder();
   const file =
     folder === undefined
@@ -55,14 +55,14 @@ function templateSpec(env: TemplateEnvironment, source: string): TemplateSpec {
       : join(folder, `${createHash('sha256').update(`${env.VERSION}\0${JSON.stringify(OPTIONS)}\0${source}`).digest('hex').slice(0, 32)}.hbs.js`);
   if (file !== undefined) {
     try {
-      return evaluate(readFileSync(file, 'utf8'));
+      return env.template<View>(evaluate(readFileSync(file, 'utf8')));
     } catch {
-      // Missing or unreadable: compiled below.
+      // Missing, unreadable or not a template of this Handlebars: compiled below.
     }
   }
   // A copy: Handlebars adds its own defaults to the options it is given.
   const precompiled = (require('handlebars') as typeof Handlebars).precompile(source, { ...OPTIONS }) as string;
-  const spec = evaluate(precompiled);
+  const template = env.template<View>(evaluate(precompiled));
   if (file !== undefined) {
     try {
       const temp = `${file}.${process.pid}.tmp`;
@@ -72,7 +72,7 @@ function templateSpec(env: TemplateEnvironment, source: string): TemplateSpec {
       // A cache that cannot be written costs the next run the compile, nothing else.
     }
   }
-  return spec;
+  return template;
 }
 
 /** Precompiled template JavaScript (an object literal of functions) as the object. */
