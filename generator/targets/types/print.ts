@@ -5,8 +5,8 @@
  * signatures, type literals, unions, intersections, arrays, tuples, type
  * references, indexed access, literal and keyword types, and their
  * `/** ... *\/` comments. TypeScript's printer is general (name scopes, source
- * positions, emit hooks) and was a third of the `types` target on large
- * documents. Any top-level declaration holding a node outside that set, a
+ * positions, emit hooks) and was about a quarter of the `types` target on
+ * large documents. Any top-level declaration holding a node outside that set, a
  * node parsed from text (openapi-typescript parses its helper types) or one
  * carrying emit flags or trailing comments is printed by TypeScript's
  * printer instead, alone, so the text is the same either way
@@ -330,12 +330,12 @@ class Printer {
     else this.emit(node);
   }
 
-  /** `parenthesizeConstituentTypeOfIntersectionType` */
+  /** `parenthesizeConstituentTypeOfIntersectionType`: for these nodes, the union rule. */
   private intersectionMember(node: TS.TypeNode): void {
     this.unionMember(node);
   }
 
-  /** `parenthesizeOperandOfTypeOperator` */
+  /** `parenthesizeOperandOfTypeOperator`: for these nodes, the union rule. */
   private typeOperatorOperand(node: TS.TypeNode): void {
     this.unionMember(node);
   }
