@@ -74,8 +74,8 @@ function load(filename: string, folder: string): unknown {
   return module.exports;
 }
 
-/** The user's own cache folder, or undefined when it cannot be used safely. */
-function cacheFolder(): string | undefined {
+/** The user's own cache folder, or undefined when it cannot be used safely (also the template cache's). */
+export function cacheFolder(): string | undefined {
   const setting = process.env.TEAMCHAT_CACHE_DIR;
   if (setting === 'off') return undefined;
   const uid = process.getuid?.();

@@ -4,8 +4,7 @@
  * temporary file renamed over the old one (atomic within its directory).
  * In check mode nothing is written and the stale or missing files are listed.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { BANNER_MARK } from './targets/banner.js';
@@ -45,10 +44,11 @@ export async function writeFiles(root: string, files: readonly OutputFile[], opt
   checkPaths(root, files);
   const results: FileResult[] = [];
   const made = new Set<string>();
+  const folders = new Map<string, boolean>();
   for (const file of files) {
     const absolute = resolve(root, file.path);
     const contents = normalise(file.contents);
-    const existing = readExisting(absolute);
+    const existing = readExisting(absolute, folders);
     // A scaffold's contents were already merged with the existing file by its target,
     // so for both kinds "differs" means the target wants new bytes.
     if (existing === contents) {
@@ -63,13 +63,26 @@ export async function writeFiles(root: string, files: readonly OutputFile[], opt
   return results;
 }
 
-function readExisting(absolute: string): string | undefined {
+/**
+ * The file's text, or undefined when it does not exist. `folders` remembers
+ * whether each folder existed when first asked, so the files of a fresh
+ * output folder are known to be missing without a failed read (and the
+ * error object it makes) per file.
+ */
+function readExisting(absolute: string, folders: Map<string, boolean>): string | undefined {
+  const dir = dirname(absolute);
+  let exists = folders.get(dir);
+  if (exists === undefined) folders.set(dir, (exists = existsSync(dir)));
+  if (!exists) return undefined;
   try {
     return readFileSync(absolute, 'utf8');
   } catch {
     return undefined;
   }
 }
+
+/** Numbers the temporary files of this process; with the pid, a name no other writer uses. */
+let written = 0;
 
 /** `made`: folders this run has created already. */
 function writeAtomic(absolute: string, contents: string, made: Set<string>): void {
@@ -78,7 +91,7 @@ function writeAtomic(absolute: string, contents: string, made: Set<string>): voi
     mkdirSync(dir, { recursive: true });
     made.add(dir);
   }
-  const temp = resolve(dir, `.${basename(absolute)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = resolve(dir, `.${basename(absolute)}.${process.pid}.${written++}.tmp`);
   try {
     writeFileSync(temp, contents, 'utf8');
     renameSync(temp, absolute);

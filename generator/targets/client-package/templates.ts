@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
+import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 import type { ClientPackageView } from './view.js';
 
 export interface ClientPackageTemplates {
@@ -14,9 +14,9 @@ const compiled = new Map<string, ClientPackageTemplates>();
 export function loadTemplates(templatesDir: string): ClientPackageTemplates {
   let templates = compiled.get(templatesDir);
   if (templates === undefined) {
-    const env = Handlebars.create();
+    const env = templateEnvironment();
     const compile = (file: string) => {
-      const template = env.compile<ClientPackageView>(readFileSync(join(templatesDir, 'client-package', file), 'utf8'), { noEscape: true, strict: true });
+      const template = compileTemplate<ClientPackageView>(env, readFileSync(join(templatesDir, 'client-package', file), 'utf8'));
       return (view: ClientPackageView) => `${template(view).replace(/\r\n?/g, '\n').trimEnd()}\n`;
     };
     templates = { packageJson: compile('package.json.hbs'), readme: compile('README.md.hbs') };

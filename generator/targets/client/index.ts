@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
+import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 import { banner } from '../banner.js';
 import { runtimeFile, runtimeModules } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
@@ -24,14 +24,13 @@ const compiled = new Map<string, Render>();
 function loadTemplates(templatesDir: string): Render {
   const cached = compiled.get(templatesDir);
   if (cached) return cached;
-  const hbs = Handlebars.create();
+  const hbs = templateEnvironment();
   const read = (name: string) => readFileSync(join(templatesDir, 'client', name), 'utf8');
-  const options = { noEscape: true, strict: true };
   const render: Render = {
-    client: hbs.compile(read('client.ts.hbs'), options),
-    connect: hbs.compile(read('connect.ts.hbs'), options),
-    operation: hbs.compile(read('operation.ts.hbs'), options),
-    checks: hbs.compile(read('checks.ts.hbs'), options),
+    client: compileTemplate(hbs, read('client.ts.hbs')),
+    connect: compileTemplate(hbs, read('connect.ts.hbs')),
+    operation: compileTemplate(hbs, read('operation.ts.hbs')),
+    checks: compileTemplate(hbs, read('checks.ts.hbs')),
   };
   compiled.set(templatesDir, render);
   return render;

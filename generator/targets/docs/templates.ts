@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
+import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 import type { ChangelogView } from './changelog-page.js';
 import type { HtmlPageView, StylesheetView } from './html.js';
 import type { IndexView } from './index-page.js';
@@ -23,10 +23,10 @@ export interface DocsTemplates {
  * strict mode turns a field missing from a view into an error.
  */
 export function loadTemplates(templatesDir: string): DocsTemplates {
-  const handlebars = Handlebars.create();
+  const handlebars = templateEnvironment();
   const compile = <View>(file: string): ((view: View) => string) => {
     const source = readFileSync(join(templatesDir, 'docs', `${file}.hbs`), 'utf8');
-    const template = handlebars.compile<View>(source, { noEscape: true, strict: true });
+    const template = compileTemplate<View>(handlebars, source);
     return (view) => formatPage(template(view));
   };
   return {

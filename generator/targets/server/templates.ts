@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
+import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 
 export interface ServerTemplates {
   server: HandlebarsTemplateDelegate;
@@ -23,8 +23,8 @@ export function loadTemplates(templatesDir: string): ServerTemplates {
   const dir = join(templatesDir, 'server');
   let templates = compiled.get(dir);
   if (templates === undefined) {
-    const env = Handlebars.create();
-    const compile = (file: string) => env.compile(readFileSync(join(dir, file), 'utf8'), { noEscape: true, strict: true });
+    const env = templateEnvironment();
+    const compile = (file: string) => compileTemplate(env, readFileSync(join(dir, file), 'utf8'));
     templates = {
       server: compile(FILES.server),
       handler: compile(FILES.handler),

@@ -7,19 +7,26 @@
  * test `types-transform.test.ts` checks both give the same text.
  */
 import type { GlobalContext, OpenAPI3, OpenAPITSOptions } from 'openapi-typescript';
-import { openapiTypescriptTransform } from '../../cjs.js';
+import { openapiTypescriptTransform, typescript } from '../../cjs.js';
+import { printDeclarations } from './print.js';
 
 export type TransformOptions = Pick<OpenAPITSOptions, 'defaultNonNullable' | 'readWriteMarkers'>;
 
 /** The declarations as text, as `astToString(await openapiTS(document, { silent: true, ...options }))` gives them. */
 export function declarations(document: OpenAPI3, options: TransformOptions): string {
-  const { transformSchema, scanDiscriminators, resolveRef, astToString } = openapiTypescriptTransform();
+  const { astToString } = openapiTypescriptTransform();
+  return printDeclarations(typescript(), declarationNodes(document, options), (node) => astToString([node]));
+}
+
+/** The syntax nodes of the declarations, as openapi-typescript's transform makes them. */
+export function declarationNodes(document: OpenAPI3, options: TransformOptions): ReturnType<ReturnType<typeof openapiTypescriptTransform>['transformSchema']> {
+  const { transformSchema, scanDiscriminators, resolveRef } = openapiTypescriptTransform();
   const ctx: GlobalContext = {
     additionalProperties: false,
     alphabetize: false,
     arrayLength: false,
     defaultNonNullable: options.defaultNonNullable ?? true,
-    discriminators: scanDiscriminators(document, { silent: true, ...options }),
+    discriminators: hasDiscriminator(document) ? scanDiscriminators(document, { silent: true, ...options }) : { objects: {}, refsHandled: [] },
     emptyObjectsUnknown: false,
     enum: false,
     enumValues: false,
@@ -46,5 +53,26 @@ export function declarations(document: OpenAPI3, options: TransformOptions): str
     readWriteMarkers: options.readWriteMarkers ?? false,
     resolve: ($ref) => resolveRef(document, $ref, { silent: true }),
   };
-  return astToString(transformSchema(document, ctx));
+  return transformSchema(document, ctx);
+}
+
+/**
+ * Whether any object of the document, data included, has a `discriminator`
+ * with a `propertyName`: without one, `scanDiscriminators` finds nothing and
+ * changes nothing, so it is skipped. The scan walks the whole document
+ * twice and copies the path array at every node, a share of the transform
+ * that grows with the document; this walk allocates nothing. Documents that
+ * do have one are scanned as before.
+ */
+export function hasDiscriminator(node: unknown): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) if (hasDiscriminator(node[i])) return true;
+    return false;
+  }
+  const record = node as Record<string, unknown>;
+  const discriminator = record.discriminator as { propertyName?: unknown } | null | undefined;
+  if (discriminator?.propertyName) return true;
+  for (const key in record) if (hasDiscriminator(record[key])) return true;
+  return false;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
+import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 
 export interface Templates {
   validators: Handlebars.TemplateDelegate;
@@ -12,8 +13,7 @@ const compiled = new Map<string, Templates>();
 export function loadTemplates(templatesDir: string): Templates {
   let templates = compiled.get(templatesDir);
   if (templates === undefined) {
-    const compile = (file: string) =>
-      Handlebars.compile(readFileSync(join(templatesDir, 'validators', file), 'utf8'), { noEscape: true, strict: true });
+    const compile = (file: string) => compileTemplate(templateEnvironment(), readFileSync(join(templatesDir, 'validators', file), 'utf8'));
     templates = { validators: compile('validators.ts.hbs') };
     compiled.set(templatesDir, templates);
   }
