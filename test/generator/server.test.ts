@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiModel } from '../../generator/model/types.js';
 import { routes } from '../bindings/fixture/generated/server.js';
 import { artifactDir, fixtureDir, output, runTarget, writeOutputs } from '../bindings/fixture/harness.js';
-import { fixtureModel, operation, param } from '../bindings/fixture/model.js';
+import { fixtureModel } from '../bindings/fixture/model.js';
+import { anyObject, bool, int, operation, param, response } from '../support/model.js';
 import { repoRoot } from '../support/process.js';
 import { runtimeAsWritten } from './goldens.js';
 
@@ -97,9 +98,9 @@ describe('server target: route table and Handlers type', () => {
   it('routes a path parameter Fastify would split under an alias, mapped back to its name', async () => {
     const model = fixtureModel();
     model.operations.push(operation('get-thing', 'get', '/things/{thing-id}/{p0}', [
-      param('thing-id', 'path', 'plain', { kind: 'integer' }, true),
-      param('p0', 'path', 'plain', { kind: 'integer' }, true),
-    ], undefined));
+      param('thing-id', int(), { location: 'path', required: true }),
+      param('p0', int(), { location: 'path', required: true }),
+    ]));
     const server = output(await runTarget(model, freshDir()), 'generated/server.ts');
     expect(server).toContain("path: '/api/v1/things/:p1/:p0',");
     expect(server).toContain("pathNames: { p1: 'thing-id' },");
@@ -107,7 +108,8 @@ describe('server target: route table and Handlers type', () => {
 
   it('keeps hostile summaries inside their comments and aliases an operation named like the index export', async () => {
     const model = fixtureModel();
-    const hostile = operation('handlers', 'get', '/handlers', [], { result: 'success', msg: '', "it's": '*/ {{x}}' });
+    const example = { name: 'success', summary: '', value: { result: 'success', msg: '', "it's": '*/ {{x}}' } };
+    const hostile = operation('handlers', 'get', '/handlers', [], { success: response(200, anyObject(), { examples: [example] }) });
     hostile.summary = 'Ends */ a comment\nand breaks a line';
     model.operations.push(hostile);
     const emitted = await runTarget(model, freshDir());
@@ -153,7 +155,7 @@ describe('server target: handler scaffolds', () => {
 
     const model = fixtureModel();
     const updateStream = model.operations.find((op) => op.id === 'update-stream')!;
-    updateStream.parameters.push(param('is_private', 'body', 'plain', { kind: 'boolean' }));
+    updateStream.parameters.push(param('is_private', bool()));
     const merged = output(await runTarget(model, dir), 'server/handlers/update-stream.ts');
 
     const added = ' * - `is_private` (boolean, body, optional)\n';

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiModel, Schema } from '../../generator/model/types.js';
 import { EXIT, block, ifBlock, print, ret, type Stmt } from '../../generator/targets/validators/builder.js';
 import { renderValidators, target } from '../../generator/targets/validators/index.js';
-import { fixtureModel, nullable, obj, operation, param, ref, str, int, arr, names } from '../fixtures/validators/model.js';
+import { envelope, fixtureModel } from '../fixtures/validators/model.js';
+import { arr, int, names, nullable, obj, operation, param, ref, response, str } from '../support/model.js';
 import { loadGenerated, TEMPLATES_DIR, writeGenerated, removeWritten } from '../fixtures/validators/load.js';
 import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
 
@@ -46,7 +47,7 @@ function hostileModel(): ApiModel {
     param('constructor', ref('Odd'), { encoding: 'json' }),
     param('delete', str({ const: 'yes\\no' })),
     param('__proto__', int()),
-  ], obj({ result: str(), msg: str(), odd: ref('Odd') }, ['result', 'msg']));
+  ], { success: response(200, obj({ result: str(), msg: str(), odd: ref('Odd') }, ['result', 'msg']), { contents: [] }) });
   hostile.summary = 'closes */ a comment';
   return { ...base, title: 'Odd */ title', schemas, operations: [...base.operations, hostile] };
 }
@@ -128,7 +129,7 @@ describe('validators target output', () => {
     const model: ApiModel = {
       ...base,
       schemas: [...base.schemas, { name: 'Wide', names: names('Wide'), schema: wide }].sort((a, b) => (a.name < b.name ? -1 : 1)),
-      operations: [...base.operations, operation('get-wide', 'get', '/wide', [], obj({ result: str(), msg: str(), wide: ref('Wide') }, ['result', 'msg']))],
+      operations: [...base.operations, operation('get-wide', 'get', '/wide', [], { success: response(200, obj({ result: str(), msg: str(), wide: ref('Wide') }, ['result', 'msg']), { contents: [] }) })],
     };
     const source = render(model).validators;
     expect(source.match(/^const checkWidePart\d+ = /gm)?.length).toBeGreaterThanOrEqual(4);
@@ -191,7 +192,7 @@ describe('validators target output', () => {
     // The model sends lists of objects as JSON text (with a warning); a hand-built plain one degrades here.
     const bad = param('bad', arr(obj({ id: int() }, ['id'])));
     bad.source = { file: 'spec/test.yaml', line: 42 };
-    model.operations.push(operation('take-bad', 'post', '/bad', [bad]));
+    model.operations.push(operation('take-bad', 'post', '/bad', [bad], { success: response(200, envelope(), { contents: [] }) }));
     expect(render(model).warnings).toEqual([
       'spec/test.yaml:42: validators: parameter `bad` is sent as plain text but its schema (array) has no plain-text form: its decoder passes the text through unchecked',
     ]);
