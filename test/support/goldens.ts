@@ -13,7 +13,7 @@ import type { ApiModel } from '../../generator/model/types.js';
 import { target as typesTarget } from '../../generator/targets/types/index.js';
 import { renderValidators } from '../../generator/targets/validators/index.js';
 import { TEMPLATES_DIR } from '../fixtures/validators/load.js';
-import { repoRoot } from '../support/process.js';
+import { repoRoot } from './process.js';
 
 /**
  * A runtime module (`validators-runtime.ts`, ...) as the generator writes it:

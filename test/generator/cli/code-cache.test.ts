@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { repoRoot, runNode } from '../support/process.js';
+import { repoRoot, runNode } from '../../support/process.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'teamchat-code-cache-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

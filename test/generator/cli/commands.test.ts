@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ConfigError } from '../../generator/config.js';
-import { requirePeers } from '../../generator/cli/peers.js';
-import { noteLines } from '../../generator/cli/commands/generate.js';
-import { progressLine } from '../../generator/cli/progress.js';
-import { repoRoot, runNode } from '../support/process.js';
-import { FIXTURES } from './helpers.js';
+import { ConfigError } from '../../../generator/config.js';
+import { requirePeers } from '../../../generator/cli/peers.js';
+import { noteLines } from '../../../generator/cli/commands/generate.js';
+import { progressLine } from '../../../generator/cli/progress.js';
+import { repoRoot, runNode } from '../../support/process.js';
+import { FIXTURES } from '../../support/generator.js';
 
 const CLI = join(repoRoot, 'bin/teamchat.js');
 const scratch: string[] = [];

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { builtinTemplatesDir } from '../../generator/assets.js';
-import { ConfigError, DEFAULT_TARGET_OPTIONS, flagsFromCwd, resolveGenerateConfig, type GenerateInput, type UserConfig } from '../../generator/config.js';
-import { findConfigFile, loadUserConfig } from '../../generator/config-file.js';
-import { generate } from '../../generator/index.js';
-import { effectiveTemplatesDir } from '../../generator/templates.js';
-import { tempProject } from './helpers.js';
+import { builtinTemplatesDir } from '../../../generator/assets.js';
+import { ConfigError, DEFAULT_TARGET_OPTIONS, flagsFromCwd, resolveGenerateConfig, type GenerateInput, type UserConfig } from '../../../generator/config.js';
+import { findConfigFile, loadUserConfig } from '../../../generator/config-file.js';
+import { generate } from '../../../generator/index.js';
+import { effectiveTemplatesDir } from '../../../generator/templates.js';
+import { tempProject } from '../../support/generator.js';
 
 const KNOWN = ['types', 'validators', 'client', 'client-package', 'server', 'docs'];
 const ROOT = '/project';

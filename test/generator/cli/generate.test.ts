@@ -3,15 +3,15 @@ import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { typeCheck as typeCheckFiles } from '../support/type-check.js';
+import { typeCheck as typeCheckFiles } from '../../support/type-check.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { generate } from '../../generator/cli/pipeline.js';
-import { walkDocument } from '../../generator/load/walk.js';
-import { target as types } from '../../generator/targets/types/index.js';
-import { config, FIXTURES, snapshot, tempProject } from './helpers.js';
+import { generate } from '../../../generator/cli/pipeline.js';
+import { walkDocument } from '../../../generator/load/walk.js';
+import { target as types } from '../../../generator/targets/types/index.js';
+import { config, FIXTURES, snapshot, tempProject } from '../../support/generator.js';
 
-const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
+const PROJECT = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
 
 const disposers: (() => void)[] = [];

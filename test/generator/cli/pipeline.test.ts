@@ -5,10 +5,10 @@
  * target when nobody named the targets.
  */
 import { describe, expect, it } from 'vitest';
-import { produce } from '../../generator/cli/pipeline.js';
-import { resolveGenerateConfig } from '../../generator/config.js';
-import type { OutputFile, Target } from '../../generator/targets/types.js';
-import { repoRoot } from '../support/process.js';
+import { produce } from '../../../generator/cli/pipeline.js';
+import { resolveGenerateConfig } from '../../../generator/config.js';
+import type { OutputFile, Target } from '../../../generator/targets/types.js';
+import { repoRoot } from '../../support/process.js';
 
 const SPEC = 'test/fixtures/schemas/arrays/openapi.yaml';
 

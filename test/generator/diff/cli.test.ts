@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec } from '../../generator/load/index.js';
-import { buildModel } from '../../generator/model/build.js';
+import { loadSpec } from '../../../generator/load/index.js';
+import { buildModel } from '../../../generator/model/build.js';
 import { EXPECTED } from './expected.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BIN = join(ROOT, 'bin/teamchat.js');
 const BASE = join(ROOT, 'test/fixtures/diff/base.yaml');
 const HEAD = join(ROOT, 'test/fixtures/diff/head.yaml');

@@ -8,16 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { diffModels } from '../../generator/diff/index.js';
-import { checkLevels } from '../../generator/diff/levels.js';
-import { CHANGE_KINDS, type DiffChange } from '../../generator/diff/types.js';
-import { loadSpec } from '../../generator/load/index.js';
-import { buildModel } from '../../generator/model/build.js';
-import type { ApiModel, ObjectSchema, Schema } from '../../generator/model/types.js';
-import { SchemaDiff } from '../../generator/diff/schema.js';
+import { diffModels } from '../../../generator/diff/index.js';
+import { checkLevels } from '../../../generator/diff/levels.js';
+import { CHANGE_KINDS, type DiffChange } from '../../../generator/diff/types.js';
+import { loadSpec } from '../../../generator/load/index.js';
+import { buildModel } from '../../../generator/model/build.js';
+import type { ApiModel, ObjectSchema, Schema } from '../../../generator/model/types.js';
+import { SchemaDiff } from '../../../generator/diff/schema.js';
 import { EXPECTED } from './expected.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DIFF_FIXTURES = join(ROOT, 'test/fixtures/diff');
 
 async function model(file: string): Promise<ApiModel> {

@@ -8,16 +8,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
-import { produce } from '../../generator/cli/pipeline.js';
-import { loadSpec } from '../../generator/load/index.js';
-import { buildModel } from '../../generator/model/build.js';
-import type { ApiModel } from '../../generator/model/types.js';
-import { newerResponseFields } from '../../generator/targets/client/levels.js';
-import { renderMarkdown } from '../../generator/targets/docs/index.js';
-import { PAGE_TYPE_LIMIT } from '../../generator/targets/docs/operation-page.js';
-import type { OutputFile, TargetContext } from '../../generator/targets/types.js';
-import { config } from './helpers.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../../generator/config.js';
+import { produce } from '../../../generator/cli/pipeline.js';
+import { loadSpec } from '../../../generator/load/index.js';
+import { buildModel } from '../../../generator/model/build.js';
+import type { ApiModel } from '../../../generator/model/types.js';
+import { newerResponseFields } from '../../../generator/targets/client/levels.js';
+import { renderMarkdown } from '../../../generator/targets/docs/index.js';
+import { PAGE_TYPE_LIMIT } from '../../../generator/targets/docs/operation-page.js';
+import type { OutputFile, TargetContext } from '../../../generator/targets/types.js';
+import { config } from '../../support/generator.js';
 
 type Node = Record<string, unknown>;
 const ref = (name: string): Node => ({ $ref: `#/components/schemas/${name}` });
@@ -71,7 +71,7 @@ function markdown(model: ApiModel): OutputFile[] {
     model,
     root,
     outDir: 'generated',
-    templatesDir: join(import.meta.dirname, '..', '..', 'templates'),
+    templatesDir: join(import.meta.dirname, '..', '..', '..', 'templates'),
     command: 'npm run generate',
     readExisting: () => undefined,
     options: DEFAULT_TARGET_OPTIONS,

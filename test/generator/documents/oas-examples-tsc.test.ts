@@ -11,12 +11,12 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { typeCheck } from '../support/type-check.js';
+import { typeCheck } from '../../support/type-check.js';
 import { afterAll, expect, it } from 'vitest';
-import { generate } from '../../generator/cli/pipeline.js';
-import { targets } from '../../generator/targets/index.js';
-import { repoRoot } from '../support/process.js';
-import { config } from './helpers.js';
+import { generate } from '../../../generator/cli/pipeline.js';
+import { targets } from '../../../generator/targets/index.js';
+import { repoRoot } from '../../support/process.js';
+import { config } from '../../support/generator.js';
 
 const EXAMPLES = dirname(createRequire(import.meta.url).resolve('@readme/oas-examples/package.json'));
 const documents = ['3.0', '3.1'].flatMap((version) =>

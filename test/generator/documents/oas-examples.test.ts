@@ -16,22 +16,22 @@ import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadSpec } from '../../generator/load/index.js';
-import { isRecord } from '../../generator/load/walk.js';
-import { BuildContext } from '../../generator/model/context.js';
-import { deriveNames } from '../../generator/model/names.js';
-import { patternFlags, SchemaConverter } from '../../generator/model/schema.js';
-import type { ApiModel, NamedSchema } from '../../generator/model/types.js';
-import { renderValidators } from '../../generator/targets/validators/index.js';
-import { loadGenerated, removeWritten, TEMPLATES_DIR } from '../fixtures/validators/load.js';
-import { buildModel } from '../../generator/model/build.js';
+import { loadSpec } from '../../../generator/load/index.js';
+import { isRecord } from '../../../generator/load/walk.js';
+import { BuildContext } from '../../../generator/model/context.js';
+import { deriveNames } from '../../../generator/model/names.js';
+import { patternFlags, SchemaConverter } from '../../../generator/model/schema.js';
+import type { ApiModel, NamedSchema } from '../../../generator/model/types.js';
+import { renderValidators } from '../../../generator/targets/validators/index.js';
+import { loadGenerated, removeWritten, TEMPLATES_DIR } from '../../fixtures/validators/load.js';
+import { buildModel } from '../../../generator/model/build.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const EXAMPLES = join(dirname(createRequire(import.meta.url).resolve('@readme/oas-examples/package.json')));
 /**
  * More JSON documents to hold to the same checks, by absolute path, separated
  * like PATH (`TEAMCHAT_EXAMPLE_DOCS=/x/a.json:/x/b.json npx vitest run
- * test/generator/oas-examples.test.ts`): a way to try a public API's own
+ * test/generator/documents/oas-examples.test.ts`): a way to try a public API's own
  * description without copying it here.
  */
 const extraDocuments = (process.env.TEAMCHAT_EXAMPLE_DOCS ?? '').split(delimiter).filter((p) => p.length > 0);

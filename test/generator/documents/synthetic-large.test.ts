@@ -8,14 +8,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate, type GenerateResult } from '../../generator/cli/pipeline.js';
-import { loadSpec } from '../../generator/load/index.js';
-import { buildModel } from '../../generator/model/build.js';
-import type { ApiModel } from '../../generator/model/types.js';
-import { targetNames } from '../../generator/targets/index.js';
-import { loadGenerated, removeWritten, type GeneratedValidators } from '../fixtures/validators/load.js';
-import { LARGE, syntheticSpec } from '../support/synthetic-spec.js';
-import { config } from './helpers.js';
+import { generate, type GenerateResult } from '../../../generator/cli/pipeline.js';
+import { loadSpec } from '../../../generator/load/index.js';
+import { buildModel } from '../../../generator/model/build.js';
+import type { ApiModel } from '../../../generator/model/types.js';
+import { targetNames } from '../../../generator/targets/index.js';
+import { loadGenerated, removeWritten, type GeneratedValidators } from '../../fixtures/validators/load.js';
+import { LARGE, syntheticSpec } from '../../support/synthetic-spec.js';
+import { config } from '../../support/generator.js';
 
 const root = mkdtempSync(join(tmpdir(), 'teamchat-large-'));
 let result: GenerateResult;

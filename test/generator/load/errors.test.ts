@@ -1,11 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generate } from '../../generator/cli/pipeline.js';
-import { SpecError } from '../../generator/load/errors.js';
-import { targets } from '../../generator/targets/index.js';
-import { target as types } from '../../generator/targets/types/index.js';
-import { config, snapshot, tempProject } from './helpers.js';
+import { generate } from '../../../generator/cli/pipeline.js';
+import { SpecError } from '../../../generator/load/errors.js';
+import { targets } from '../../../generator/targets/index.js';
+import { target as types } from '../../../generator/targets/types/index.js';
+import { config, snapshot, tempProject } from '../../support/generator.js';
 
 const cases: [string, { file: string; line: number; message: string }][] = [
   ['yaml-syntax', { file: 'spec/paths/things.yaml', line: 5, message: 'YAML syntax error' }],

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SpecError } from '../../generator/load/errors.js';
-import { loadSpec } from '../../generator/load/index.js';
-import { buildModel } from '../../generator/model/build.js';
+import { SpecError } from '../../../generator/load/errors.js';
+import { loadSpec } from '../../../generator/load/index.js';
+import { buildModel } from '../../../generator/model/build.js';
 
 const root = mkdtempSync(join(tmpdir(), 'teamchat-locations-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

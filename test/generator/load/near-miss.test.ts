@@ -13,13 +13,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../../generator/cli/pipeline.js';
-import { SpecError } from '../../generator/load/errors.js';
-import type { ApiModel, ObjectSchema, Operation, Schema } from '../../generator/model/types.js';
-import { targets } from '../../generator/targets/index.js';
-import { repoRoot } from '../support/process.js';
-import { typeCheck } from '../support/type-check.js';
-import { config, fixtureModel, FIXTURES } from './helpers.js';
+import { generate } from '../../../generator/cli/pipeline.js';
+import { SpecError } from '../../../generator/load/errors.js';
+import type { ApiModel, ObjectSchema, Operation, Schema } from '../../../generator/model/types.js';
+import { targets } from '../../../generator/targets/index.js';
+import { repoRoot } from '../../support/process.js';
+import { typeCheck } from '../../support/type-check.js';
+import { config, fixtureModel, FIXTURES } from '../../support/generator.js';
 
 /** Each shape's fixture and the notes it must give, in order (`spec/openapi.yaml:<line>: ...`). */
 const SHAPES: [string, string[]][] = [

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec, SpecError } from '../../generator/load/index.js';
-import { FIXTURES } from './helpers.js';
+import { loadSpec, SpecError } from '../../../generator/load/index.js';
+import { FIXTURES } from '../../support/generator.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const load = (fixture: string) => loadSpec(join(FIXTURES, fixture, 'openapi.yaml'), root);
 
 type Node = Record<string, any>;

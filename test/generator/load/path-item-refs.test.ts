@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { generate } from '../../generator/cli/pipeline.js';
-import { targets } from '../../generator/targets/index.js';
-import { config, fixtureModel, tempProject } from './helpers.js';
+import { generate } from '../../../generator/cli/pipeline.js';
+import { targets } from '../../../generator/targets/index.js';
+import { config, fixtureModel, tempProject } from '../../support/generator.js';
 
 it('gives each path its own operations, renaming a copied operationId with a note', async () => {
   const model = await fixtureModel('path-item-ref');

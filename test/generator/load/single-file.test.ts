@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadSpec, type LoadedSpec } from '../../generator/load/index.js';
-import { syntheticSpec } from '../support/synthetic-spec.js';
+import { loadSpec, type LoadedSpec } from '../../../generator/load/index.js';
+import { syntheticSpec } from '../../support/synthetic-spec.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'teamchat-single-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiModel, ObjectSchema, Operation } from '../../generator/model/types.js';
-import { fixtureModel } from './helpers.js';
+import type { ApiModel, ObjectSchema, Operation } from '../../../generator/model/types.js';
+import { fixtureModel } from '../../support/generator.js';
 
 let model: ApiModel;
 const op = (id: string): Operation => {

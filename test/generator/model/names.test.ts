@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { camelName, deriveNames, fileName, pascalName, propertyKey, schemaTypeNames } from '../../generator/model/names.js';
+import { camelName, deriveNames, fileName, pascalName, propertyKey, schemaTypeNames } from '../../../generator/model/names.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

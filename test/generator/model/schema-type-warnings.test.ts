@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { loadSpec } from '../../generator/load/index.js';
-import { buildModel } from '../../generator/model/build.js';
+import { loadSpec } from '../../../generator/load/index.js';
+import { buildModel } from '../../../generator/model/build.js';
 
 const root = mkdtempSync(join(tmpdir(), 'teamchat-type-warnings-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OutputFile } from '../../generator/targets/types.js';
-import { removeObsolete, writeFiles } from '../../generator/write.js';
-import { BANNER_MARK } from '../../generator/targets/banner.js';
+import type { OutputFile } from '../../../generator/targets/types.js';
+import { removeObsolete, writeFiles } from '../../../generator/write.js';
+import { BANNER_MARK } from '../../../generator/targets/banner.js';
 import { existsSync, mkdirSync } from 'node:fs';
 
 let root: string;

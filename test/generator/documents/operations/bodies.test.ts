@@ -12,21 +12,21 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../../generator/cli/pipeline.js';
-import { loadSpec, type LoadedSpec } from '../../generator/load/index.js';
-import { isRecord } from '../../generator/load/walk.js';
-import { buildModel } from '../../generator/model/build.js';
-import type { ApiModel, Operation } from '../../generator/model/types.js';
-import { targets } from '../../generator/targets/index.js';
-import { renderValidators } from '../../generator/targets/validators/index.js';
-import { curlExample } from '../../generator/targets/docs/curl.js';
-import { loadGenerated, removeWritten, TEMPLATES_DIR, type GeneratedValidators } from '../fixtures/validators/load.js';
-import { repoRoot } from '../support/process.js';
-import { expectGoldenValidatorsAndTypes } from './goldens.js';
-import { config } from './helpers.js';
+import { generate } from '../../../../generator/cli/pipeline.js';
+import { loadSpec, type LoadedSpec } from '../../../../generator/load/index.js';
+import { isRecord } from '../../../../generator/load/walk.js';
+import { buildModel } from '../../../../generator/model/build.js';
+import type { ApiModel, Operation } from '../../../../generator/model/types.js';
+import { targets } from '../../../../generator/targets/index.js';
+import { renderValidators } from '../../../../generator/targets/validators/index.js';
+import { curlExample } from '../../../../generator/targets/docs/curl.js';
+import { loadGenerated, removeWritten, TEMPLATES_DIR, type GeneratedValidators } from '../../../fixtures/validators/load.js';
+import { repoRoot } from '../../../support/process.js';
+import { expectGoldenValidatorsAndTypes } from '../../../support/goldens.js';
+import { config } from '../../../support/generator.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const FIXTURES = join(ROOT, 'test/fixtures/operations');
 const FAMILIES = readdirSync(FIXTURES, { withFileTypes: true })
   .filter((e) => e.isDirectory() && /^(bodies|responses)-/.test(e.name))

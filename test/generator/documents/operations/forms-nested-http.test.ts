@@ -13,11 +13,11 @@ import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serializeQuery } from '../../runtime/client/serialize.js';
-import { generate } from '../../generator/cli/pipeline.js';
-import { targets } from '../../generator/targets/index.js';
-import { config } from './helpers.js';
-import { repoRoot } from '../support/process.js';
+import { serializeQuery } from '../../../../runtime/client/serialize.js';
+import { generate } from '../../../../generator/cli/pipeline.js';
+import { targets } from '../../../../generator/targets/index.js';
+import { config } from '../../../support/generator.js';
+import { repoRoot } from '../../../support/process.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- modules generated at test time are untyped here */
 type Loaded = Record<string, any>;

@@ -11,14 +11,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../../generator/cli/pipeline.js';
-import { loadSpec } from '../../generator/load/index.js';
-import { buildModel } from '../../generator/model/build.js';
-import type { ApiModel } from '../../generator/model/types.js';
-import { targets } from '../../generator/targets/index.js';
-import { repoRoot } from '../support/process.js';
-import { typeCheck } from '../support/type-check.js';
-import { config } from './helpers.js';
+import { generate } from '../../../../generator/cli/pipeline.js';
+import { loadSpec } from '../../../../generator/load/index.js';
+import { buildModel } from '../../../../generator/model/build.js';
+import type { ApiModel } from '../../../../generator/model/types.js';
+import { targets } from '../../../../generator/targets/index.js';
+import { repoRoot } from '../../../support/process.js';
+import { typeCheck } from '../../../support/type-check.js';
+import { config } from '../../../support/generator.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- modules generated at test time are untyped here */
 type Loaded = Record<string, any>;

@@ -4,16 +4,16 @@
  * as written, so the types and server targets must index it as written. The
  * fixture also has an operationId with a `#`, which openapi-typescript keys
  * with a `/`.
- * Golden types and validators are checked by operations-bodies.test.ts; here
+ * Golden types and validators are checked by bodies.test.ts; here
  * every target's TypeScript output type-checks, and the aliases mean the schema.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { typeCheck as typeCheckFiles } from '../support/type-check.js';
+import { typeCheck as typeCheckFiles } from '../../../support/type-check.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../../generator/cli/pipeline.js';
-import { repoRoot } from '../support/process.js';
-import { config } from './helpers.js';
+import { generate } from '../../../../generator/cli/pipeline.js';
+import { repoRoot } from '../../../support/process.js';
+import { config } from '../../../support/generator.js';
 
 // Under the repository, so the generated server finds fastify in node_modules.
 mkdirSync(join(repoRoot, 'test/artifacts'), { recursive: true });

@@ -9,14 +9,14 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { typeCheck } from '../support/type-check.js';
+import { typeCheck } from '../../../support/type-check.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../../generator/cli/pipeline.js';
-import { loadSpec } from '../../generator/load/index.js';
-import { buildModel } from '../../generator/model/build.js';
-import { targets } from '../../generator/targets/index.js';
-import { config } from './helpers.js';
-import { repoRoot } from '../support/process.js';
+import { generate } from '../../../../generator/cli/pipeline.js';
+import { loadSpec } from '../../../../generator/load/index.js';
+import { buildModel } from '../../../../generator/model/build.js';
+import { targets } from '../../../../generator/targets/index.js';
+import { config } from '../../../support/generator.js';
+import { repoRoot } from '../../../support/process.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- modules generated at test time are untyped here */
 type Loaded = Record<string, any>;

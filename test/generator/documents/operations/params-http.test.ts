@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../../generator/cli/pipeline.js';
-import { targets } from '../../generator/targets/index.js';
-import { config } from './helpers.js';
-import { repoRoot } from '../support/process.js';
+import { generate } from '../../../../generator/cli/pipeline.js';
+import { targets } from '../../../../generator/targets/index.js';
+import { config } from '../../../support/generator.js';
+import { repoRoot } from '../../../support/process.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- modules generated at test time are untyped here */
 type Loaded = Record<string, any>;

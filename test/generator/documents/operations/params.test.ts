@@ -9,17 +9,17 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { typeCheck } from '../support/type-check.js';
+import { typeCheck } from '../../../support/type-check.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generate } from '../../generator/cli/pipeline.js';
-import { loadSpec } from '../../generator/load/index.js';
-import { buildModel } from '../../generator/model/build.js';
-import type { ApiModel, Operation } from '../../generator/model/types.js';
-import { targets } from '../../generator/targets/index.js';
-import { curlExample } from '../../generator/targets/docs/curl.js';
-import { runtimeAsWritten } from './goldens.js';
-import { config } from './helpers.js';
-import { repoRoot } from '../support/process.js';
+import { generate } from '../../../../generator/cli/pipeline.js';
+import { loadSpec } from '../../../../generator/load/index.js';
+import { buildModel } from '../../../../generator/model/build.js';
+import type { ApiModel, Operation } from '../../../../generator/model/types.js';
+import { targets } from '../../../../generator/targets/index.js';
+import { curlExample } from '../../../../generator/targets/docs/curl.js';
+import { runtimeAsWritten } from '../../../support/goldens.js';
+import { config } from '../../../support/generator.js';
+import { repoRoot } from '../../../support/process.js';
 
 const FIXTURES = join(repoRoot, 'test/fixtures/operations');
 const roots: string[] = [];

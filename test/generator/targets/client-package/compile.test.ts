@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { compileModules } from '../../generator/targets/client-package/compile.js';
-import { repoRoot } from '../support/process.js';
+import { compileModules } from '../../../../generator/targets/client-package/compile.js';
+import { repoRoot } from '../../../support/process.js';
 
 const BANNER = '// banner';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, isApiError, type Client } from '../../generated/client.js';
-import { listenMock } from '../../server/mock.js';
-import { seedRequests } from '../fixtures/client/seed-requests.js';
+import { createClient, isApiError, type Client } from '../../../../generated/client.js';
+import { listenMock } from '../../../../server/mock.js';
+import { seedRequests } from '../../../fixtures/client/seed-requests.js';
 
 /* The committed generated client against the mock server (real bindings and decoders) over real HTTP. */
 

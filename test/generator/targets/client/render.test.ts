@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { renderClient } from '../../generator/targets/client/index.js';
-import { fixtureModel } from '../fixtures/client/model.js';
-import { emitClient, removeEmitted, fixtureCompanions, importModule, json, recordingFetch, root } from '../fixtures/client/harness.js';
+import { renderClient } from '../../../../generator/targets/client/index.js';
+import { fixtureModel } from '../../../fixtures/client/model.js';
+import { emitClient, removeEmitted, fixtureCompanions, importModule, json, recordingFetch, root } from '../../../fixtures/client/harness.js';
 
 afterAll(removeEmitted);
 
@@ -44,10 +44,10 @@ describe('client output', () => {
     const ctx = { model: fixtureModel, templatesDir: `${root}/templates`, command: 'npm run generate' };
     const first = renderClient(ctx);
     expect(renderClient(ctx)).toEqual(first);
-    await expect(first.get('client.ts')).toMatchFileSnapshot('../fixtures/client/out/client.ts');
-    await expect(first.get('client/connect.ts')).toMatchFileSnapshot('../fixtures/client/out/client/connect.ts');
-    await expect(first.get('client/operations/get-message.ts')).toMatchFileSnapshot('../fixtures/client/out/client/operations/get-message.ts');
-    await expect(first.get('client/checks/get-message.ts')).toMatchFileSnapshot('../fixtures/client/out/client/checks/get-message.ts');
+    await expect(first.get('client.ts')).toMatchFileSnapshot('../../../fixtures/client/out/client.ts');
+    await expect(first.get('client/connect.ts')).toMatchFileSnapshot('../../../fixtures/client/out/client/connect.ts');
+    await expect(first.get('client/operations/get-message.ts')).toMatchFileSnapshot('../../../fixtures/client/out/client/operations/get-message.ts');
+    await expect(first.get('client/checks/get-message.ts')).toMatchFileSnapshot('../../../fixtures/client/out/client/checks/get-message.ts');
   });
 });
 

@@ -2,15 +2,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec } from '../../generator/load/index.js';
-import type { ApiModel } from '../../generator/model/types.js';
-import { buildModel } from '../../generator/model/build.js';
-import type { Target } from '../../generator/targets/types.js';
-import { target as typesTarget } from '../../generator/targets/types/index.js';
-import { target as validatorsTarget } from '../../generator/targets/validators/index.js';
-import { emitClient, removeEmitted, importModule, recordingFetch, root } from '../fixtures/client/harness.js';
-import { seedRequests } from '../fixtures/client/seed-requests.js';
-import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
+import { loadSpec } from '../../../../generator/load/index.js';
+import type { ApiModel } from '../../../../generator/model/types.js';
+import { buildModel } from '../../../../generator/model/build.js';
+import type { Target } from '../../../../generator/targets/types.js';
+import { target as typesTarget } from '../../../../generator/targets/types/index.js';
+import { target as validatorsTarget } from '../../../../generator/targets/validators/index.js';
+import { emitClient, removeEmitted, importModule, recordingFetch, root } from '../../../fixtures/client/harness.js';
+import { seedRequests } from '../../../fixtures/client/seed-requests.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../../../generator/config.js';
 
 afterAll(removeEmitted);
 

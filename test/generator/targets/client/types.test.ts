@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixtureModel } from '../fixtures/client/model.js';
-import { emitClient, removeEmitted, fixtureCompanions, root } from '../fixtures/client/harness.js';
+import { fixtureModel } from '../../../fixtures/client/model.js';
+import { emitClient, removeEmitted, fixtureCompanions, root } from '../../../fixtures/client/harness.js';
 
 afterAll(removeEmitted);
 

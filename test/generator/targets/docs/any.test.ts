@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
-import type { ApiModel, Names, Operation, Parameter, Property, Schema, SecuritySchemeModel } from '../../generator/model/types.js';
-import { curlExample } from '../../generator/targets/docs/curl.js';
-import { EXAMPLE_ORIGIN } from '../../generator/targets/docs/examples.js';
-import { renderMarkdown } from '../../generator/targets/docs/index.js';
-import type { TargetContext } from '../../generator/targets/types.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../../../generator/config.js';
+import type { ApiModel, Names, Operation, Parameter, Property, Schema, SecuritySchemeModel } from '../../../../generator/model/types.js';
+import { curlExample } from '../../../../generator/targets/docs/curl.js';
+import { EXAMPLE_ORIGIN } from '../../../../generator/targets/docs/examples.js';
+import { renderMarkdown } from '../../../../generator/targets/docs/index.js';
+import type { TargetContext } from '../../../../generator/targets/types.js';
 
 const run = promisify(execFile);
 
@@ -225,7 +225,7 @@ function page(path: string): string {
 describe('docs of a plain JSON API', () => {
   it('match the golden pages', async () => {
     for (const file of pages) {
-      await expect(file.contents).toMatchFileSnapshot(join(import.meta.dirname, '..', 'fixtures', 'docs', 'golden', file.path.replace('generated/docs/', '')));
+      await expect(file.contents).toMatchFileSnapshot(join(import.meta.dirname, '..', '..', '..', 'fixtures', 'docs', 'golden', file.path.replace('generated/docs/', '')));
     }
   });
 

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiModel } from '../../generator/model/types.js';
-import { target } from '../../generator/targets/docs/index.js';
-import { BANNER_MARK } from '../../generator/targets/banner.js';
-import { subresourceIntegrity, withBanner, withLocalScript } from '../../generator/targets/docs/redoc.js';
-import type { OutputFile, TargetContext } from '../../generator/targets/types.js';
-import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
+import type { ApiModel } from '../../../../generator/model/types.js';
+import { target } from '../../../../generator/targets/docs/index.js';
+import { BANNER_MARK } from '../../../../generator/targets/banner.js';
+import { subresourceIntegrity, withBanner, withLocalScript } from '../../../../generator/targets/docs/redoc.js';
+import type { OutputFile, TargetContext } from '../../../../generator/targets/types.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../../../generator/config.js';
 
 // The markdown pages come from the model records; Redocly reads the bundled
 // document the model carries. A one-operation document keeps the run short.

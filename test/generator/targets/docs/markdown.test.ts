@@ -13,14 +13,14 @@ import type {
   Parameter,
   Property,
   Schema,
-} from '../../generator/model/types.js';
-import { curlExample } from '../../generator/targets/docs/curl.js';
-import { EXAMPLE_ORIGIN } from '../../generator/targets/docs/examples.js';
-import { renderMarkdown } from '../../generator/targets/docs/index.js';
-import { escapeCell, inlineCode } from '../../generator/targets/docs/markdown.js';
-import { typeExpression } from '../../generator/targets/docs/type-expression.js';
-import type { TargetContext } from '../../generator/targets/types.js';
-import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
+} from '../../../../generator/model/types.js';
+import { curlExample } from '../../../../generator/targets/docs/curl.js';
+import { EXAMPLE_ORIGIN } from '../../../../generator/targets/docs/examples.js';
+import { renderMarkdown } from '../../../../generator/targets/docs/index.js';
+import { escapeCell, inlineCode } from '../../../../generator/targets/docs/markdown.js';
+import { typeExpression } from '../../../../generator/targets/docs/type-expression.js';
+import type { TargetContext } from '../../../../generator/targets/types.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../../../generator/config.js';
 
 const run = promisify(execFile);
 

@@ -8,11 +8,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { relink, renderHtml } from '../../generator/targets/docs/html.js';
-import { htmlPathOf } from '../../generator/targets/docs/links.js';
-import { loadTemplates } from '../../generator/targets/docs/templates.js';
-import type { OutputFile } from '../../generator/targets/types.js';
-import { repoRoot } from '../support/process.js';
+import { relink, renderHtml } from '../../../../generator/targets/docs/html.js';
+import { htmlPathOf } from '../../../../generator/targets/docs/links.js';
+import { loadTemplates } from '../../../../generator/targets/docs/templates.js';
+import type { OutputFile } from '../../../../generator/targets/types.js';
+import { repoRoot } from '../../../support/process.js';
 
 describe('htmlPathOf', () => {
   const cases: [string, { given: string; want: string }][] = [

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ApiModel } from '../../generator/model/types.js';
-import { routes } from '../bindings/fixture/generated/server.js';
-import { artifactDir, fixtureDir, output, runTarget, writeOutputs } from '../bindings/fixture/harness.js';
-import { fixtureModel } from '../bindings/fixture/model.js';
-import { anyObject, bool, int, operation, param, response } from '../support/model.js';
-import { repoRoot } from '../support/process.js';
-import { runtimeAsWritten } from './goldens.js';
+import type { ApiModel } from '../../../../generator/model/types.js';
+import { routes } from '../../../bindings/fixture/generated/server.js';
+import { artifactDir, fixtureDir, output, runTarget, writeOutputs } from '../../../bindings/fixture/harness.js';
+import { fixtureModel } from '../../../bindings/fixture/model.js';
+import { anyObject, bool, int, operation, param, response } from '../../../support/model.js';
+import { repoRoot } from '../../../support/process.js';
+import { runtimeAsWritten } from '../../../support/goldens.js';
 
 const dirs: string[] = [];
 function freshDir(): string {

@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
-import { target as types } from '../../generator/targets/types/index.js';
-import { fixtureModel } from './helpers.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../../../generator/config.js';
+import { target as types } from '../../../../generator/targets/types/index.js';
+import { fixtureModel } from '../../../support/generator.js';
 
 it('cuts each loop once, where it closes, and reports the schema with file and line', async () => {
   const model = await fixtureModel('../schemas/recursion');
@@ -37,6 +37,6 @@ it('cuts each loop once, where it closes, and reports the schema with file and l
     expect.stringMatching(/^test\/fixtures\/schemas\/recursion\/openapi\.yaml:\d+: types: schema `JsonValue` contains itself/),
     expect.stringMatching(/^test\/fixtures\/schemas\/recursion\/openapi\.yaml:\d+: types: schema `ListB` contains itself/),
   ]);
-  const lines = readFileSync(new URL('../fixtures/schemas/recursion/openapi.yaml', import.meta.url), 'utf8').split('\n');
+  const lines = readFileSync(new URL('../../../fixtures/schemas/recursion/openapi.yaml', import.meta.url), 'utf8').split('\n');
   expect(reports[0]).toContain(`openapi.yaml:${lines.indexOf('    ItemValue:') + 1}:`);
 });

@@ -6,11 +6,11 @@
  */
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
-import { OPERATION_TYPE_SUFFIXES, TYPES_MODULE_NAMES } from '../../generator/model/names.js';
-import type { ApiModel } from '../../generator/model/types.js';
-import { target as types } from '../../generator/targets/types/index.js';
-import { fixtureModel } from './helpers.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../../../generator/config.js';
+import { OPERATION_TYPE_SUFFIXES, TYPES_MODULE_NAMES } from '../../../../generator/model/names.js';
+import type { ApiModel } from '../../../../generator/model/types.js';
+import { target as types } from '../../../../generator/targets/types/index.js';
+import { fixtureModel } from '../../../support/generator.js';
 
 async function typesModule(model: ApiModel): Promise<string> {
   const [file] = await types.generate({

@@ -3,9 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, expect, it } from 'vitest';
-import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
-import { target as types } from '../../generator/targets/types/index.js';
-import { fixtureModel, tempProject } from './helpers.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../../../generator/config.js';
+import { target as types } from '../../../../generator/targets/types/index.js';
+import { fixtureModel, tempProject } from '../../../support/generator.js';
 
 const project = tempProject('readwrite');
 afterAll(() => project.dispose());

@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPI3 } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
-import { openapiTypescript } from '../../generator/cjs.js';
-import { loadSpec } from '../../generator/load/index.js';
-import { inlineDeepRefs } from '../../generator/targets/types/index.js';
-import { declarations, type TransformOptions } from '../../generator/targets/types/transform.js';
-import { syntheticSpec } from '../support/synthetic-spec.js';
+import { openapiTypescript } from '../../../../generator/cjs.js';
+import { loadSpec } from '../../../../generator/load/index.js';
+import { inlineDeepRefs } from '../../../../generator/targets/types/index.js';
+import { declarations, type TransformOptions } from '../../../../generator/targets/types/transform.js';
+import { syntheticSpec } from '../../../support/synthetic-spec.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const fixtures = (folder: string): string[] =>
   readdirSync(join(root, folder), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !['malformed', 'swagger20', 'near-miss', 'schema-null-in-union'].includes(entry.name))

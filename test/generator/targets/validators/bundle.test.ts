@@ -8,7 +8,7 @@
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/process.js';
+import { repoRoot } from '../../../support/process.js';
 
 async function bundled(entry: string): Promise<string> {
   const result = await build({

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureModel } from '../fixtures/validators/model.js';
-import { loadGenerated, loadRuntime, type DecodedLike, type GeneratedValidators, type RawRequestLike, removeWritten } from '../fixtures/validators/load.js';
+import { fixtureModel } from '../../../fixtures/validators/model.js';
+import { loadGenerated, loadRuntime, type DecodedLike, type GeneratedValidators, type RawRequestLike, removeWritten } from '../../../fixtures/validators/load.js';
 
 let generated: GeneratedValidators;
 beforeAll(async () => {

@@ -5,11 +5,11 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Schema } from '../../generator/model/types.js';
-import { arbitraryFor } from '../fixtures/validators/arbitraries.js';
-import { definitions, errorBodyJsonSchema, toJsonSchema, type JsonSchema } from '../fixtures/validators/json-schema.js';
-import { fixtureModel } from '../fixtures/validators/model.js';
-import { loadGenerated, type GeneratedValidators, removeWritten } from '../fixtures/validators/load.js';
+import type { Schema } from '../../../../generator/model/types.js';
+import { arbitraryFor } from '../../../fixtures/validators/arbitraries.js';
+import { definitions, errorBodyJsonSchema, toJsonSchema, type JsonSchema } from '../../../fixtures/validators/json-schema.js';
+import { fixtureModel } from '../../../fixtures/validators/model.js';
+import { loadGenerated, type GeneratedValidators, removeWritten } from '../../../fixtures/validators/load.js';
 
 const model = fixtureModel();
 // Own keys only, as the generated checks enumerate them (decision 0019); the values here are plain objects either way.

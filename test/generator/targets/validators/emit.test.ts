@@ -2,13 +2,13 @@
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ApiModel, Schema } from '../../generator/model/types.js';
-import { EXIT, block, ifBlock, print, ret, type Stmt } from '../../generator/targets/validators/builder.js';
-import { renderValidators, target } from '../../generator/targets/validators/index.js';
-import { envelope, fixtureModel } from '../fixtures/validators/model.js';
-import { arr, int, names, nullable, obj, operation, param, ref, response, str } from '../support/model.js';
-import { loadGenerated, TEMPLATES_DIR, writeGenerated, removeWritten } from '../fixtures/validators/load.js';
-import { DEFAULT_TARGET_OPTIONS } from '../../generator/config.js';
+import type { ApiModel, Schema } from '../../../../generator/model/types.js';
+import { EXIT, block, ifBlock, print, ret, type Stmt } from '../../../../generator/targets/validators/builder.js';
+import { renderValidators, target } from '../../../../generator/targets/validators/index.js';
+import { envelope, fixtureModel } from '../../../fixtures/validators/model.js';
+import { arr, int, names, nullable, obj, operation, param, ref, response, str } from '../../../support/model.js';
+import { loadGenerated, TEMPLATES_DIR, writeGenerated, removeWritten } from '../../../fixtures/validators/load.js';
+import { DEFAULT_TARGET_OPTIONS } from '../../../../generator/config.js';
 
 const render = (model: ApiModel) => renderValidators(model, TEMPLATES_DIR, 'npm run generate');
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureModel } from '../fixtures/validators/model.js';
-import { loadGenerated, type GeneratedValidators, type IssueLike, removeWritten } from '../fixtures/validators/load.js';
+import { fixtureModel } from '../../../fixtures/validators/model.js';
+import { loadGenerated, type GeneratedValidators, type IssueLike, removeWritten } from '../../../fixtures/validators/load.js';
 
 let generated: GeneratedValidators;
 beforeAll(async () => {

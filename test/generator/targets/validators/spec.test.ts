@@ -1,13 +1,13 @@
 /** The validators generated from the real spec accept the spec's own examples. */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec } from '../../generator/load/index.js';
-import { buildModel } from '../../generator/model/build.js';
-import type { ApiModel } from '../../generator/model/types.js';
-import { loadGenerated, type GeneratedValidators, removeWritten } from '../fixtures/validators/load.js';
-import { toWire } from '../fixtures/validators/wire.js';
+import { loadSpec } from '../../../../generator/load/index.js';
+import { buildModel } from '../../../../generator/model/build.js';
+import type { ApiModel } from '../../../../generator/model/types.js';
+import { loadGenerated, type GeneratedValidators, removeWritten } from '../../../fixtures/validators/load.js';
+import { toWire } from '../../../fixtures/validators/wire.js';
 
-const root = join(import.meta.dirname, '..', '..');
+const root = join(import.meta.dirname, '..', '..', '..', '..');
 let model: ApiModel;
 let generated: GeneratedValidators;
 

@@ -9,11 +9,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, cpSync, writeFileSync } f
 import { join } from 'node:path';
 import { diffLines } from 'diff';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadSpec } from '../../generator/load/index.js';
-import { buildModel } from '../../generator/model/build.js';
-import { renderValidators } from '../../generator/targets/validators/index.js';
-import { TEMPLATES_DIR } from '../fixtures/validators/load.js';
-import { repoRoot } from '../support/process.js';
+import { loadSpec } from '../../../../generator/load/index.js';
+import { buildModel } from '../../../../generator/model/build.js';
+import { renderValidators } from '../../../../generator/targets/validators/index.js';
+import { TEMPLATES_DIR } from '../../../fixtures/validators/load.js';
+import { repoRoot } from '../../../support/process.js';
 
 const artifacts = join(repoRoot, 'test/artifacts');
 const made: string[] = [];

@@ -5,7 +5,7 @@
  */
 import { initTRPC, TRPCError } from '@trpc/server';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { components, GetMessageParams } from '../../generated/types.js';
+import type { components, GetMessageParams } from '../../../../generated/types.js';
 import {
   GetMessageRequestSchema,
   GetOwnUserResponseSchema,
@@ -15,7 +15,7 @@ import {
   validateResponse,
   validateResponseHeaders,
   type RawRequest,
-} from '../../generated/validators.js';
+} from '../../../../generated/validators.js';
 
 type OwnUser = components['schemas']['OwnUser'];
 
