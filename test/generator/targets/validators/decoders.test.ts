@@ -219,6 +219,21 @@ describe('JSON text of parameters', () => {
     );
   });
 
+  it('gives each read its own cursor: a read inside a reader leaves the outer one where it was', async () => {
+    const runtime = await loadRuntime(fixtureModel());
+    type Cursor = { s: string; at: number };
+    const parseJson = runtime.parseJson as (text: string, reader?: (c: Cursor) => unknown) => unknown;
+    const readJsonValue = runtime.readJsonValue as (c: Cursor) => unknown;
+    const inner: unknown[] = [];
+    // The inner text is as long as the outer one, so a shared cursor would end where the outer read expects to.
+    const outer = (c: Cursor): unknown => {
+      inner.push(parseJson('{"b":[3]}', readJsonValue));
+      return { text: c.s, value: readJsonValue(c) };
+    };
+    expect(parseJson('{"a":[1]}', outer)).toEqual({ text: '{"a":[1]}', value: { a: [1] } });
+    expect(inner).toEqual([{ b: [3] }]);
+  });
+
   it('reads a JSON field by its schema exactly as JSON.parse does (narrow: objects with listed keys, pairs, other values)', () => {
     const key = fc.constantFrom('operator', 'operand', 'negated', 'operato', 'operands', 'Operator', '__proto__', 'other', '');
     const term = fc.oneof(
