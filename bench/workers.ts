@@ -24,7 +24,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, getPriority, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgres } from '../server/store/postgres.js';
-import { startServeProcess, type ServeProcess } from '../test/load/serve-process.js';
+import { startServeProcess, type ServeProcess } from '../test/stress/serve-process.js';
 import { startPostgres } from '../test/support/postgres.js';
 import { machineCpuUs, median, processTreeCpuUs } from './stats.js';
 

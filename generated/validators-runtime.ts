@@ -270,12 +270,15 @@ const NOT_TINY: unique symbol = Symbol('not tiny JSON');
  * the parameter's checks then run on the value as before.
  */
 
-/** Where a reader is in the text; `k` and `n`: where the last key not listed starts, and its length. */
+/** Where a reader is in the text `s`; `k` and `n`: where the last key not listed starts, and its length. One per text read. */
 export class JsonCursor {
-  s = '';
+  readonly s: string;
   at = 0;
   k = 0;
   n = 0;
+  constructor(text: string) {
+    this.s = text;
+  }
 }
 
 export type JsonReader = (c: JsonCursor) => unknown;
@@ -283,21 +286,15 @@ export type JsonReader = (c: JsonCursor) => unknown;
 /** What a reader returns for text it leaves to JSON.parse. */
 export const JSON_MISS: unique symbol = Symbol('left to JSON.parse');
 
-const jsonCursor = /* @__PURE__ */ new JsonCursor();
-
 function readWholeJson(text: string, reader: JsonReader): unknown {
-  jsonCursor.s = text;
-  jsonCursor.at = 0;
-  let value: unknown;
+  const cursor = new JsonCursor(text);
   try {
-    value = reader(jsonCursor);
-    if (value !== JSON_MISS && skipJsonSpace(text, jsonCursor.at) !== text.length) value = JSON_MISS;
+    const value = reader(cursor);
+    return value !== JSON_MISS && skipJsonSpace(text, cursor.at) !== text.length ? JSON_MISS : value;
   } catch {
     // Nesting deeper than the stack: JSON.parse decides.
-    value = JSON_MISS;
+    return JSON_MISS;
   }
-  jsonCursor.s = '';
-  return value;
 }
 
 /** The first index at or after `at` that is not JSON whitespace. */

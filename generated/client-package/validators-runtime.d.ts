@@ -142,12 +142,13 @@ export declare const INVALID_JSON: unique symbol;
  * them (whitespace, escapes, leading zeros, long numbers), goes to JSON.parse.
  */
 export declare function parseJson(text: string, reader?: JsonReader): unknown;
-/** Where a reader is in the text; `k` and `n`: where the last key not listed starts, and its length. */
+/** Where a reader is in the text `s`; `k` and `n`: where the last key not listed starts, and its length. One per text read. */
 export declare class JsonCursor {
-    s: string;
+    readonly s: string;
     at: number;
     k: number;
     n: number;
+    constructor(text: string);
 }
 export type JsonReader = (c: JsonCursor) => unknown;
 /** What a reader returns for text it leaves to JSON.parse. */

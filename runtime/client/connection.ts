@@ -78,7 +78,7 @@ export interface Connection {
 }
 
 /** The headers that always carry credentials, besides the document's API-key headers. */
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie'];
 
 export function openConnection(options: ConnectInput, document: DocumentSpec): Connection {
   const credentials: { [scheme: string]: Credential | undefined } = { ...options.auth };

@@ -68,11 +68,11 @@ export interface RedirectPolicy {
 }
 
 /** The statuses fetch itself would follow. */
-const REDIRECT_STATUSES = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
+const REDIRECT_STATUSES: ReadonlySet<number> = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
 /** fetch's own limit. */
 const MAX_REDIRECTS = 20;
 /** Headers that describe a request body, dropped when a redirect turns the request into a GET. */
-const BODY_HEADERS = /* @__PURE__ */ new Set(['content-type', 'content-encoding', 'content-language', 'content-location', 'content-length']);
+const BODY_HEADERS: ReadonlySet<string> = /* @__PURE__ */ new Set(['content-type', 'content-encoding', 'content-language', 'content-location', 'content-length']);
 
 /**
  * fetch with `redirect: 'manual'`, following redirects here so that no

@@ -19,7 +19,7 @@ import { buildModel } from '../../generator/model/build.js';
 import type { ApiModel, Operation, Parameter } from '../../generator/model/types.js';
 import { sampleValue } from '../../generator/targets/server/samples.js';
 import { targets } from '../../generator/targets/index.js';
-import { config } from '../generator/helpers.js';
+import { config } from '../support/generator.js';
 import { repoRoot } from '../support/process.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- modules generated at test time are untyped here */

@@ -6,42 +6,16 @@
  * picked for framework errors (docs/decisions/0015-framework-errors.md).
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiModel, OperationError, ResponseModel, Schema } from '../../generator/model/types.js';
+import type { ApiModel, Schema } from '../../generator/model/types.js';
 import { findErrorFormat } from '../../generator/targets/server/error-format.js';
 import { sampleValue } from '../../generator/targets/server/samples.js';
 import { artifactDir, output, runTarget } from './fixture/harness.js';
-import { fixtureModel, operation, param } from './fixture/model.js';
+import { anyObject, failure, int, jsonContent, names, operation, param, response } from '../support/model.js';
+import { fixtureModel } from './fixture/model.js';
 
 const source = { file: 'spec/pets.yaml' };
 const petSchema: Schema = { kind: 'ref', name: 'Pet' };
 const errorSchema: Schema = { kind: 'ref', name: 'Error' };
-
-function names(name: string) {
-  return { camel: name, pascal: name[0]!.toUpperCase() + name.slice(1), file: name };
-}
-
-function success(status: number, contents: ResponseModel['contents'], headers: ResponseModel['headers'] = [], examples: unknown[] = []): ResponseModel {
-  return {
-    status,
-    description: '',
-    schema: contents[0]?.schema ?? { kind: 'any' },
-    contents,
-    headers,
-    examples: examples.map((value, i) => ({ name: `e${i}`, summary: '', value })),
-  };
-}
-
-function failure(status: number, schema: Schema | undefined, statusText?: string): OperationError {
-  return {
-    status,
-    ...(statusText !== undefined && { statusText }),
-    description: '',
-    codes: [],
-    examples: [],
-    contents: schema === undefined ? [] : [{ mediaType: 'application/json', kind: 'json', schema, examples: [] }],
-    headers: [],
-  };
-}
 
 function jsonModel(): ApiModel {
   const model = fixtureModel();
@@ -56,10 +30,10 @@ function jsonModel(): ApiModel {
     unspecified: [],
     source,
   };
-  const created = success(201, [{ mediaType: 'application/json', kind: 'json', schema: petSchema, examples: [] }], [location]);
-  const png = success(200, [{ mediaType: 'image/png', kind: 'binary', schema: { kind: 'string' }, examples: [] }]);
-  const health = success(200, [{ mediaType: 'application/json', kind: 'json', schema: { kind: 'object', properties: [], additionalProperties: true }, examples: [{ name: 'ok', summary: '', value: { status: 'ok' } }] }]);
-  const noContent = success(204, []);
+  const created = response(201, petSchema, { headers: [location] });
+  const png = response(200, { kind: 'string' }, { contents: [{ mediaType: 'image/png', kind: 'binary', schema: { kind: 'string' }, examples: [] }] });
+  const health = response(200, anyObject(), { contents: [jsonContent(anyObject(), [{ name: 'ok', summary: '', value: { status: 'ok' } }])] });
+  const noContent = response(204, { kind: 'any' }, { contents: [] });
   return {
     ...model,
     title: 'Pets',
@@ -100,7 +74,7 @@ function jsonModel(): ApiModel {
       },
     ],
     operations: [
-      operation('create-pet', 'post', '/pets', [], undefined, {
+      operation('create-pet', 'post', '/pets', [], {
         basePath: '/v2',
         security: [['bearerAuth'], ['apiKey']],
         body: 'json',
@@ -116,7 +90,7 @@ function jsonModel(): ApiModel {
         successes: [created],
         errors: [failure(400, errorSchema), failure(0, errorSchema, 'default')],
       }),
-      operation('get-photo', 'get', '/pets/{pet-id}/photo', [param('pet-id', 'path', 'plain', { kind: 'integer' }, true)], undefined, {
+      operation('get-photo', 'get', '/pets/{pet-id}/photo', [param('pet-id', int(), { location: 'path', required: true })], {
         basePath: '/v2',
         security: [[], ['bearerAuth']],
         auth: false,
@@ -124,7 +98,7 @@ function jsonModel(): ApiModel {
         successes: [png],
         errors: [failure(404, errorSchema)],
       }),
-      operation('delete-pet', 'delete', '/pets/{id}', [param('id', 'path', 'plain', { kind: 'integer' }, true)], undefined, {
+      operation('delete-pet', 'delete', '/pets/{id}', [param('id', int(), { location: 'path', required: true })], {
         basePath: '/v2',
         security: [['bearerAuth']],
         body: 'none',
@@ -132,7 +106,7 @@ function jsonModel(): ApiModel {
         successes: [noContent],
         errors: [failure(404, errorSchema), failure(409, undefined)],
       }),
-      operation('health', 'get', '/health', [], undefined, { basePath: '/v2', auth: false, security: [], success: health, successes: [health] }),
+      operation('health', 'get', '/health', [], { basePath: '/v2', auth: false, security: [], success: health, successes: [health] }),
     ],
   };
 }
@@ -178,8 +152,8 @@ describe('server target on a JSON API model', () => {
   it('routes path keys that differ only by a fragment to one path, reporting that the first is served', async () => {
     const model = jsonModel();
     model.operations.push(
-      operation('list-a', 'get', '/pets#a', [], undefined, { basePath: '/v2', security: [] }),
-      operation('list-b', 'get', '/pets#b', [], undefined, { basePath: '/v2', security: [] }),
+      operation('list-a', 'get', '/pets#a', [], { basePath: '/v2', security: [] }),
+      operation('list-b', 'get', '/pets#b', [], { basePath: '/v2', security: [] }),
     );
     const emitted = await runTarget(model, artifactDir());
     expect(output(emitted, 'generated/server.ts')).toContain("operationId: 'list-b',\n    method: 'GET',\n    path: '/v2/pets',");

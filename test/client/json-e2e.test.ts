@@ -15,7 +15,7 @@ import { typeCheck } from '../support/type-check.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/cli/pipeline.js';
 import { targets } from '../../generator/targets/index.js';
-import { config } from '../generator/helpers.js';
+import { config } from '../support/generator.js';
 import { repoRoot } from '../support/process.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- modules generated at test time are untyped here */

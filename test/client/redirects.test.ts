@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/cli/pipeline.js';
 import { targets } from '../../generator/targets/index.js';
-import { config } from '../generator/helpers.js';
+import { config } from '../support/generator.js';
 import { repoRoot } from '../support/process.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- modules generated at test time are untyped here */

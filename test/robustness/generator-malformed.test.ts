@@ -1,7 +1,7 @@
 /**
  * The real `teamchat generate` command on a corpus of malformed specs:
  * test/fixtures/malformed/ (multi-file and single-file cases) plus the
- * fixtures test/generator/load-errors.test.ts runs in process. For each: exit
+ * fixtures test/generator/load/errors.test.ts runs in process. For each: exit
  * code 1, exactly one `file:line: message` line on stderr naming the right
  * place, and an earlier good generation left exactly as it was.
  */

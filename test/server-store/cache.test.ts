@@ -2,7 +2,7 @@
  * The in-process cache of user groups and custom emoji (server/store/cache.ts)
  * answers exactly what the database answers, follows cache_version, and is
  * never used by, or filled from, a transaction's handle. The cross-process
- * side is in test/load/workers.test.ts.
+ * side is in test/stress/workers.test.ts.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -108,7 +108,7 @@ function pause(name: string, ms: number, remaining: number | undefined, signal: 
 }
 
 /** Error codes of a connection that failed before any byte of the request was written. */
-const BEFORE_SENDING = /* @__PURE__ */ new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const BEFORE_SENDING: ReadonlySet<string> = /* @__PURE__ */ new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Whether a fetch failure (its cause chain, or every error of an AggregateError) says nothing was sent. */
 function failedBeforeSending(error: unknown, depth = 0): boolean {

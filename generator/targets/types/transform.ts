@@ -4,7 +4,7 @@
  * document again, which our loader has done (every `$ref` is internal), and
  * is most of the `types` target's cold cost. The context below is the one
  * `openapiTS()` builds from the same options (openapi-typescript 7.x); the
- * test `types-transform.test.ts` checks both give the same text.
+ * test `test/generator/targets/types/transform.test.ts` checks both give the same text.
  */
 import type { GlobalContext, OpenAPI3, OpenAPITSOptions } from 'openapi-typescript';
 import { openapiTypescriptTransform, typescript } from '../../cjs.js';
