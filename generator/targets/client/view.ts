@@ -1,10 +1,10 @@
 import type { ApiModel, Operation, OperationError, Parameter, ParameterStyle, ResponseModel, SecuritySchemeModel } from '../../model/types.js';
 import { propertyKey } from '../../model/names.js';
-import { clientScope, CLIENT_RUNTIME_VALUES } from '../shared/client-names.js';
+import { clientScope, CLIENT_RUNTIME_VALUES, paramsOptional } from '../shared/client-functions.js';
 import { basicShorthand, schemeModels } from '../shared/credentials.js';
 import { newerErrorFields, newerResponseFields, type LevelledPath } from './levels.js';
-import { tsString } from './literal.js';
-import { docComment, escapeDocText } from './tsdoc.js';
+import { tsString } from '../shared/literal.js';
+import { docComment, escapeDocText } from '../shared/tsdoc.js';
 
 /** What the client templates receive: every value is ready to print. */
 export interface ClientView {
@@ -292,7 +292,7 @@ function operationView(ctx: Ctx, operation: Operation, functionName: string, spe
     responseType,
     typeImports,
     fullResponseType: fullResponseType(operation),
-    paramsOptional: operation.parameters.every((parameter) => !parameter.required) && !(body?.mode === 'whole' && body.required),
+    paramsOptional: paramsOptional(operation),
     methodLiteral: tsString(operation.method.toUpperCase()),
     pathLiteral: tsString(operation.path),
     specLines,

@@ -1,7 +1,8 @@
 /**
- * The names of the client's operation functions, decided once: the client
- * target exports them and the query target imports them, so neither target
- * imports the other.
+ * The client's operation functions as other code sees them: their names and
+ * whether `params` may be left out, decided once; the client target exports
+ * them and the query target imports them, so neither target imports the
+ * other.
  */
 import { bindingName } from '../../model/names.js';
 import type { ApiModel, Operation } from '../../model/types.js';
@@ -46,4 +47,10 @@ export function clientScope(model: ApiModel): { scope: Scope; functionNames: Map
   const scope = new Scope(CLIENT_OWN_NAMES);
   const functionNames = new Map(model.operations.map((operation) => [operation, scope.take(operation.names.camel)]));
   return { scope, functionNames };
+}
+
+/** True when no parameter (and no body) of the operation is required, so its function may be called without `params`. */
+export function paramsOptional(operation: Operation): boolean {
+  const body = operation.requestBody;
+  return operation.parameters.every((parameter) => !parameter.required) && !(body?.mode === 'whole' && body.required);
 }
