@@ -1,0 +1,116 @@
+/**
+ * The query target as the pipeline runs it: off unless named (and a target
+ * reading its files gets none then), obsolete once a run leaves it out,
+ * and, in a bundle, as tree-shakable as the client it builds on.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generate, produce } from '../../../../generator/cli/pipeline.js';
+import { target as client } from '../../../../generator/targets/client/index.js';
+import { target as query } from '../../../../generator/targets/query/index.js';
+import type { OutputFile, Target } from '../../../../generator/targets/types.js';
+import { target as types } from '../../../../generator/targets/types/index.js';
+import { config, tempProject } from '../../helpers.js';
+import { repoRoot } from '../../../support/process.js';
+
+const project = tempProject('basic');
+afterAll(() => project.dispose());
+
+/** A target that reads the query target's files, as the client package does. */
+const reader: Target = {
+  name: 'reader',
+  description: 'reads query',
+  dependsOn: ['query'],
+  async generate(ctx): Promise<OutputFile[]> {
+    const files = await ctx.filesOf('query');
+    return [{ path: `${ctx.outDir}/reader.txt`, contents: files.map((file) => file.path).join('\n'), ownership: 'generated' }];
+  },
+};
+const available = [types, client, query, reader];
+const names = available.map((t) => t.name);
+
+describe('the query target is off unless named', () => {
+  it('is left out of a run whose targets nobody chose, and gives a reader no files', async () => {
+    const produced = await produce(config(project.root, {}, names), available);
+    expect(produced.targets.map(({ target }) => target.name)).toEqual(['types', 'client', 'reader']);
+    expect(produced.targets.find(({ target }) => target.name === 'reader')!.files[0]!.contents).toBe('');
+    expect(produced.reports.filter((report) => report.includes('query'))).toEqual([]);
+  });
+
+  it('runs when --only names it, and then a reader gets its files', async () => {
+    const produced = await produce(config(project.root, { only: 'query,reader' }, names), available);
+    expect(produced.targets.map(({ target }) => target.name)).toEqual(['query', 'reader']);
+    expect(produced.targets[0]!.files.map((file) => file.path)).toEqual(['generated/query.ts', 'generated/query-runtime.ts']);
+    expect(produced.targets[1]!.files[0]!.contents).toBe('generated/query.ts\ngenerated/query-runtime.ts');
+  });
+
+  it('runs when the config names it in `targets`', async () => {
+    const named = config(project.root, {}, names);
+    const produced = await produce({ ...named, targets: ['types', 'client', 'query'], targetsChosen: true }, available);
+    expect(produced.targets.map(({ target }) => target.name)).toEqual(['types', 'client', 'query']);
+  });
+
+  it('leaves the files of a run that named it to be removed by a run that does not', async () => {
+    await generate(config(project.root, { only: 'types,client,query' }, names), available);
+    expect(existsSync(join(project.root, 'generated/query.ts'))).toBe(true);
+    const plain = await generate(config(project.root, {}, names), available);
+    expect(plain.obsolete.map((file) => file.path)).toEqual(['generated/query-runtime.ts', 'generated/query.ts']);
+    expect(existsSync(join(project.root, 'generated/query.ts'))).toBe(false);
+  });
+});
+
+describe('query options in a bundle', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'teamchat-query-bundle-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /**
+   * esbuild `--bundle --minify --splitting --format=esm` over an app: the
+   * entry chunk's text, and the bytes of it and the chunks it imports
+   * statically (what loads before the first call; lazy chunks are left out).
+   */
+  async function bundle(name: string, source: string): Promise<{ entry: string; eager: number }> {
+    const esbuild = await import('esbuild');
+    const path = join(scratch, `${name}.ts`);
+    writeFileSync(path, source.replaceAll('GENERATED', join(repoRoot, 'generated')));
+    const result = await esbuild.build({
+      entryPoints: { [name]: path },
+      outdir: join(scratch, 'out'),
+      bundle: true,
+      splitting: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const entry = result.outputFiles.find((file) => file.path.endsWith(`/${name}.js`))!;
+    const outputs = result.metafile!.outputs;
+    const seen = new Set<string>();
+    const eager = (path: string): number => {
+      if (seen.has(path)) return 0;
+      seen.add(path);
+      const output = outputs[path]!;
+      return output.bytes + output.imports.filter((i) => i.kind === 'import-statement').reduce((sum, i) => sum + eager(i.path), 0);
+    };
+    return { entry: entry.text, eager: eager(Object.keys(outputs).find((path) => path.endsWith(`/${name}.js`))!) };
+  }
+
+  it('carries one operation when the app imports one operation’s query options', async () => {
+    const connect = `import { connect } from 'GENERATED/client/connect.js';\nconst connection = connect({ baseUrl: location.origin, email: 'a@example.com', apiKey: 'k' });\n`;
+    const viaQuery = await bundle('query', `${connect}import { getMessageQueryOptions } from 'GENERATED/query.js';\nconsole.log(getMessageQueryOptions(connection, { message_id: 1 }));\n`);
+    const direct = await bundle('direct', `${connect}import { getMessage } from 'GENERATED/client/operations/get-message.js';\nconsole.log(getMessage(connection, { message_id: 1 }));\n`);
+    expect(viaQuery.entry).toContain('/messages/{message_id}');
+    expect(viaQuery.entry).toContain('get-message');
+    const others = readFileSync(join(repoRoot, 'generated/query.ts'), 'utf8').match(/'[a-z-]+'(?=, params\)|, \(params)/g)!.filter((id) => id !== "'get-message'");
+    expect(others.length).toBeGreaterThan(10);
+    for (const id of others) expect(viaQuery.entry, id).not.toContain(id.slice(1, -1));
+    for (const path of ['/users/me/status', '/messages/{message_id}/history', '/invites']) expect(viaQuery.entry).not.toContain(path);
+    // The options add little over the operation function itself: a key, a query function, the signal.
+    expect(viaQuery.entry.length - direct.entry.length).toBeLessThan(600);
+    expect(viaQuery.eager - direct.eager).toBeLessThan(600);
+  });
+});
