@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../support/process.js';
 
 const USAGE = join(repoRoot, 'test/generator/targets/query/usage.ts');
+/** The README's example, compiled as if it sat beside `usage.ts` (it is never written to disk). */
+const README_EXAMPLE = join(repoRoot, 'test/generator/targets/query/readme-example.ts');
 
 const OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
@@ -28,15 +30,15 @@ const OPTIONS: ts.CompilerOptions = {
 
 let previous: ts.Program | undefined;
 
-/** Diagnostics of the usage file (its text replaced by `text` when given) and everything it imports. */
-function typeCheck(text?: string): string[] {
+/** Diagnostics of a file (its text given, or read from disk) and everything it imports. */
+function typeCheck(file = USAGE, text?: string): string[] {
   const host = ts.createCompilerHost(OPTIONS);
   if (text !== undefined) {
     const read = host.getSourceFile.bind(host);
-    host.getSourceFile = (fileName, version, ...rest) => (fileName === USAGE ? ts.createSourceFile(fileName, text, version) : read(fileName, version, ...rest));
+    host.getSourceFile = (fileName, version, ...rest) => (fileName === file ? ts.createSourceFile(fileName, text, version) : read(fileName, version, ...rest));
   }
-  // Reusing the previous program skips re-parsing the files the two checks share.
-  const program = ts.createProgram([USAGE], OPTIONS, host, previous);
+  // Reusing the previous program skips re-parsing the files the checks share.
+  const program = ts.createProgram([file], OPTIONS, host, previous);
   previous = program;
   return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
@@ -49,6 +51,16 @@ describe('generated query options types', () => {
   it('reports a wrong data type (the check can fail)', () => {
     const source = readFileSync(USAGE, 'utf8');
     const broken = `${source}\nexport const broken: QueryObserverOptions<string, ClientError, string, string, GetMessageQueryKey> = getMessageQueryOptions(connection, { message_id: 1 });\n`;
-    expect(typeCheck(broken).join('\n')).toMatch(/is not assignable to type 'QueryObserverOptions<string, ClientError/);
+    expect(typeCheck(USAGE, broken).join('\n')).toMatch(/is not assignable to type 'QueryObserverOptions<string, ClientError/);
+  });
+
+  it("type-check the README's example, its package imports pointing at this repository's output", () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## TanStack Query'));
+    const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(example, 'the README has no TanStack Query example').toBeDefined();
+    const local = example!.replace("'teamchat-api/client'", "'../../../../generated/client.js'").replace("'teamchat-api/query'", "'../../../../generated/query.js'");
+    expect(local).toContain('generated/query.js');
+    expect(typeCheck(README_EXAMPLE, `${local}\nexport {};\n`)).toEqual([]);
   });
 });
