@@ -116,6 +116,14 @@ export interface GenerateConfig {
    * note instead of failing the run. Absent means chosen.
    */
   targetsChosen?: boolean;
+  /**
+   * Every target `--only` or the config's `targets` names, even those
+   * `--only` leaves out of this run: a target off by default runs, for a
+   * target reading its files, when named in either (so `--only
+   * client-package` packs what the config's full run packs). Absent means
+   * `targets` when chosen, else none.
+   */
+  named?: string[];
   options: TargetOptions;
   check: boolean;
   watch: boolean;
@@ -144,6 +152,7 @@ export function resolveGenerateConfig(input: GenerateInput, root: string, known:
     templatesDir: builtinTemplatesDir,
     targets: known.filter((name) => wanted.includes(name)),
     targetsChosen: fromFlags !== undefined || file.targets !== undefined,
+    named: [...new Set([...(fromFlags ?? []), ...(file.targets ?? [])])].filter((name) => known.includes(name)),
     options: {
       clientPackage: {
         name: packageName(input.clientPackageName ?? file.clientPackage?.name ?? DEFAULT_TARGET_OPTIONS.clientPackage.name),

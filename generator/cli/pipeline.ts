@@ -129,12 +129,14 @@ function dependency(available: readonly Target[], target: Target, name: string):
 }
 
 /**
- * A target off by default (`byDefault: false`) that this run does not name
- * with `--only` or `targets`: it does not run, not even for a target that
+ * A target off by default (`byDefault: false`) that neither `--only` nor
+ * the config's `targets` names: it does not run, not even for a target that
  * reads its files (that one gets none).
  */
 function leftOut(config: GenerateConfig, target: Target): boolean {
-  return target.byDefault === false && (config.targetsChosen === false || !config.targets.includes(target.name));
+  if (target.byDefault !== false) return false;
+  const named = config.named ?? (config.targetsChosen === false ? [] : config.targets);
+  return !named.includes(target.name);
 }
 
 /** The optional peers a target needs, its dependencies' (those not left out) included, that cannot be found from the generator or the project. */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate, produce } from '../../../../generator/cli/pipeline.js';
+import { resolveGenerateConfig } from '../../../../generator/config.js';
 import { target as client } from '../../../../generator/targets/client/index.js';
 import { target as query } from '../../../../generator/targets/query/index.js';
 import type { OutputFile, Target } from '../../../../generator/targets/types.js';
@@ -46,10 +47,14 @@ describe('the query target is off unless named', () => {
     expect(produced.targets[1]!.files[0]!.contents).toBe('generated/query.ts\ngenerated/query-runtime.ts');
   });
 
-  it('runs when the config names it in `targets`', async () => {
-    const named = config(project.root, {}, names);
-    const produced = await produce({ ...named, targets: ['types', 'client', 'query'], targetsChosen: true }, available);
-    expect(produced.targets.map(({ target }) => target.name)).toEqual(['types', 'client', 'query']);
+  it('runs when the config names it in `targets`, also for a reader that --only picks alone', async () => {
+    const fromFile = (only?: string) =>
+      resolveGenerateConfig({ spec: 'spec/openapi.yaml', ...(only !== undefined && { only }) }, project.root, names, { targets: ['types', 'client', 'query', 'reader'] });
+    const produced = await produce(fromFile(), available);
+    expect(produced.targets.map(({ target }) => target.name)).toEqual(['types', 'client', 'query', 'reader']);
+    const readerAlone = await produce(fromFile('reader'), available);
+    expect(readerAlone.targets.map(({ target }) => target.name)).toEqual(['reader']);
+    expect(readerAlone.targets[0]!.files[0]!.contents).toBe('generated/query.ts\ngenerated/query-runtime.ts');
   });
 
   it('leaves the files of a run that named it to be removed by a run that does not', async () => {
