@@ -53,9 +53,10 @@ const CLIENT_TYPES = ['ApiError', 'Connection', 'RequestOptions', 'ResponseValid
 export function buildQueryView(model: ApiModel, banner: string): QueryView {
   const { functionNames } = clientScope(model);
   const paramsTypes = model.operations.map((operation) => `${operation.names.pascal}Params`);
-  // The file's own names never take one it imports.
-  const scope = new Scope([...RUNTIME_VALUES, ...RUNTIME_TYPES, ...CLIENT_TYPES, ...functionNames.values(), ...paramsTypes]);
-  const errorType = scope.take('ClientError');
+  // The file's own names never take one it imports; types and values are apart, as in TypeScript.
+  const values = new Scope([...RUNTIME_VALUES, ...functionNames.values()]);
+  const typeNames = new Scope([...RUNTIME_TYPES, ...CLIENT_TYPES, ...paramsTypes]);
+  const errorType = typeNames.take('ClientError');
   const operations = model.operations.map((operation): QueryOperationView => {
     const read = isRead(operation);
     const functionName = functionNames.get(operation)!;
@@ -68,9 +69,10 @@ export function buildQueryView(model: ApiModel, banner: string): QueryView {
       paramsType: `${operation.names.pascal}Params`,
       paramsOptional: paramsOptional(operation),
       read,
-      keyFunction: read ? scope.take(`${functionName}QueryKey`) : '',
-      keyType: read ? scope.take(`${operation.names.pascal}QueryKey`) : '',
-      optionsFunction: scope.take(`${functionName}${read ? 'Query' : 'Mutation'}Options`),
+      // From the method name, not the function's: `class` gives `classQueryKey`, where the function is `class_`.
+      keyFunction: read ? values.take(`${operation.names.camel}QueryKey`) : '',
+      keyType: read ? typeNames.take(`${operation.names.pascal}QueryKey`) : '',
+      optionsFunction: values.take(`${operation.names.camel}${read ? 'Query' : 'Mutation'}Options`),
     };
   });
   const reads = operations.some((operation) => operation.read);

@@ -3,7 +3,7 @@
  * reading its files gets none then), obsolete once a run leaves it out,
  * and, in a bundle, as tree-shakable as the client it builds on.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,9 @@ import { target as client } from '../../../../generator/targets/client/index.js'
 import { target as query } from '../../../../generator/targets/query/index.js';
 import type { OutputFile, Target } from '../../../../generator/targets/types.js';
 import { target as types } from '../../../../generator/targets/types/index.js';
-import { config, tempProject } from '../../helpers.js';
+import { target as validators } from '../../../../generator/targets/validators/index.js';
+import { config, FIXTURES, fixtureModel, tempProject } from '../../helpers.js';
+import { typeCheck } from '../../../support/type-check.js';
 import { repoRoot } from '../../../support/process.js';
 
 const project = tempProject('basic');
@@ -63,6 +65,31 @@ describe('the query target is off unless named', () => {
     const plain = await generate(config(project.root, {}, names), available);
     expect(plain.obsolete.map((file) => file.path)).toEqual(['generated/query-runtime.ts', 'generated/query.ts']);
     expect(existsSync(join(project.root, 'generated/query.ts'))).toBe(false);
+  });
+});
+
+describe('query options for other documents', () => {
+  // Inside the repository (test/artifacts/ is ignored), so `@tanstack/query-core` resolves from the generated files.
+  const artifacts = join(repoRoot, 'test/artifacts');
+  mkdirSync(artifacts, { recursive: true });
+  const roots: string[] = [];
+  afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
+  it.each(['hostile', 'openapi30'])('type-check for the %s fixture, with every read a query and every write a mutation', async (fixture) => {
+    const root = mkdtempSync(join(artifacts, `query-${fixture}-`));
+    roots.push(root);
+    cpSync(join(FIXTURES, fixture), join(root, 'spec'), { recursive: true });
+    writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
+    const all = [types, validators, client, query];
+    const result = await generate(config(root, { only: 'types,validators,client,query' }, all.map((t) => t.name)), all);
+    expect(result.targets.map((t) => t.name)).toEqual(['types', 'validators', 'client', 'query']);
+    const generated = join(root, 'generated');
+    expect(typeCheck([join(generated, 'query.ts')], { exactOptionalPropertyTypes: true, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] }, generated)).toEqual([]);
+    const model = await fixtureModel(fixture);
+    const source = readFileSync(join(generated, 'query.ts'), 'utf8');
+    const reads = model.operations.filter((operation) => ['get', 'head', 'options', 'trace'].includes(operation.method));
+    expect(source.match(/^export function \w+QueryOptions\(/gm)?.length ?? 0).toBe(reads.length);
+    expect(source.match(/^export function \w+MutationOptions\(/gm)?.length ?? 0).toBe(model.operations.length - reads.length);
   });
 });
 
