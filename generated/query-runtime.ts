@@ -77,7 +77,7 @@ export function operationMutationOptions<Id extends string, V, TData, TError>(
   };
 }
 
-/** A signal that aborts when either does. */
+/** A signal that aborts when either does (`AbortSignal.any`: Node 20.3, browsers since 2024; needed only when the caller gives a signal too). */
 function bothSignals(mine: AbortSignal | undefined, theirs: AbortSignal): AbortSignal {
   if (mine === undefined || mine === theirs) return theirs;
   return AbortSignal.any([mine, theirs]);

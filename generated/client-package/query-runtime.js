@@ -23,7 +23,7 @@ export function operationMutationOptions(id, call) {
         mutationFn: (variables) => call(variables),
     };
 }
-/** A signal that aborts when either does. */
+/** A signal that aborts when either does (`AbortSignal.any`: Node 20.3, browsers since 2024; needed only when the caller gives a signal too). */
 function bothSignals(mine, theirs) {
     if (mine === undefined || mine === theirs)
         return theirs;
