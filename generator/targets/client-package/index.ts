@@ -27,6 +27,7 @@ const ENTRY_POINTS: EntryPoint[] = [
   { subpath: './types', module: 'types' },
   { subpath: './validators', module: 'validators' },
   { subpath: './query', module: 'query' },
+  { subpath: './query/*', module: 'query/*' },
 ];
 
 export const target: Target = {

@@ -12,26 +12,43 @@ import { banner } from '../banner.js';
 import { runtimeFile } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { QUERY_PEERS } from './peer.js';
-import { buildQueryView, type QueryView } from './view.js';
+import { buildQueryView, type QueryOperationView, type QueryView } from './view.js';
+
+interface Render {
+  /** `query.ts`: the error type and every operation's exports. */
+  index(view: QueryView): string;
+  /** `query/<operation>.ts`: one operation's key and options. */
+  operation(view: QueryOperationView & Pick<QueryView, 'banner' | 'errorType'>): string;
+}
 
 /** Compiled once per templates folder: generation runs may be repeated in one process (tests, watch). */
-const compiled = new Map<string, (view: QueryView) => string>();
+const compiled = new Map<string, Render>();
 
-function loadTemplate(templatesDir: string): (view: QueryView) => string {
+function loadTemplates(templatesDir: string): Render {
   let render = compiled.get(templatesDir);
   if (render === undefined) {
-    const template = Handlebars.create().compile<QueryView>(readFileSync(join(templatesDir, 'query', 'query.ts.hbs'), 'utf8'), { noEscape: true, strict: true });
-    render = (view) => `${template(view).replace(/\r\n?/g, '\n').trimEnd()}\n`;
+    const hbs = Handlebars.create();
+    const compile = <V>(file: string) => {
+      const template = hbs.compile<V>(readFileSync(join(templatesDir, 'query', file), 'utf8'), { noEscape: true, strict: true });
+      return (view: V) => `${template(view).replace(/\r\n?/g, '\n').trimEnd()}\n`;
+    };
+    render = { index: compile('query.ts.hbs'), operation: compile('operation.ts.hbs') };
     compiled.set(templatesDir, render);
   }
   return render;
 }
 
-/** `query.ts` and the runtime it imports, by path relative to the output folder. */
+/**
+ * `query.ts`, each operation's module (`query/<operation>.ts`, so an app
+ * importing one keeps no other, as with the client's: decision 0024) and the
+ * runtime they import, by path relative to the output folder.
+ */
 export function renderQuery(ctx: Pick<TargetContext, 'model' | 'templatesDir' | 'command'>): Map<string, string> {
   const view = buildQueryView(ctx.model, banner(ctx.model, ctx.command, 'line'));
+  const render = loadTemplates(ctx.templatesDir);
   return new Map([
-    ['query.ts', loadTemplate(ctx.templatesDir)(view)],
+    ['query.ts', render.index(view)],
+    ...view.operations.map((operation): [string, string] => [`query/${operation.file}.ts`, render.operation({ ...operation, banner: view.banner, errorType: view.errorType })]),
     ['query-runtime.ts', runtimeFile('query-runtime.ts', ctx.model, ctx.command)],
   ]);
 }

@@ -3,19 +3,23 @@ import { clientScope, paramsOptional, Scope } from '../shared/client-functions.j
 import { tsString } from '../shared/literal.js';
 import { escapeDocText } from '../shared/tsdoc.js';
 
-/** What `templates/query/query.ts.hbs` receives: every value is ready to print. */
+/**
+ * What `templates/query/query.ts.hbs` receives (and, with `banner` and
+ * `errorType`, `templates/query/operation.ts.hbs` per operation): every
+ * value is ready to print.
+ */
 export interface QueryView {
   banner: string;
-  /** Names imported from `./types.js`, sorted. */
-  typeImports: string[];
-  /** Names imported from `./query-runtime.js`, comma-separated. */
-  runtimeImports: string;
-  /** The union of the client's error types, and its name. */
+  /** The name of the union of the client's error types. */
   errorType: string;
   operations: QueryOperationView[];
 }
 
 export interface QueryOperationView {
+  /** What its module imports from `../query-runtime.js`, comma-separated. */
+  runtimeImports: string;
+  /** What `query.ts` re-exports from its module, comma-separated. */
+  exports: string;
   /** The client's operation function (`getMessage`) and its module (`get-message`). */
   functionName: string;
   file: string;
@@ -53,14 +57,21 @@ const CLIENT_TYPES = ['ApiError', 'Connection', 'RequestOptions', 'ResponseValid
 export function buildQueryView(model: ApiModel, banner: string): QueryView {
   const { functionNames } = clientScope(model);
   const paramsTypes = model.operations.map((operation) => `${operation.names.pascal}Params`);
-  // The file's own names never take one it imports; types and values are apart, as in TypeScript.
-  const values = new Scope([...RUNTIME_VALUES, ...functionNames.values()]);
-  const typeNames = new Scope([...RUNTIME_TYPES, ...CLIENT_TYPES, ...paramsTypes]);
-  const errorType = typeNames.take('ClientError');
+  // One scope for types and values: `query.ts` re-exports both in one list, where a name may appear once.
+  const scope = new Scope([...RUNTIME_VALUES, ...RUNTIME_TYPES, ...CLIENT_TYPES, ...functionNames.values(), ...paramsTypes]);
+  const errorType = scope.take('ClientError');
   const operations = model.operations.map((operation): QueryOperationView => {
     const read = isRead(operation);
     const functionName = functionNames.get(operation)!;
+    // From the method name, not the function's: `class` gives `classQueryKey`, where the function is `class_`.
+    const keyFunction = read ? scope.take(`${operation.names.camel}QueryKey`) : '';
+    const keyType = read ? scope.take(`${operation.names.pascal}QueryKey`) : '';
+    const optionsFunction = scope.take(`${operation.names.camel}${read ? 'Query' : 'Mutation'}Options`);
     return {
+      runtimeImports: read
+        ? 'operationQueryKey, operationQueryOptions, type OperationQueryKey, type OperationQueryOptions'
+        : 'operationMutationOptions, type OperationMutationOptions',
+      exports: read ? `${keyFunction}, ${optionsFunction}, type ${keyType}` : optionsFunction,
       functionName,
       file: operation.names.file,
       functionLink: `{@link ${functionName}}`,
@@ -69,22 +80,10 @@ export function buildQueryView(model: ApiModel, banner: string): QueryView {
       paramsType: `${operation.names.pascal}Params`,
       paramsOptional: paramsOptional(operation),
       read,
-      // From the method name, not the function's: `class` gives `classQueryKey`, where the function is `class_`.
-      keyFunction: read ? values.take(`${operation.names.camel}QueryKey`) : '',
-      keyType: read ? typeNames.take(`${operation.names.pascal}QueryKey`) : '',
-      optionsFunction: values.take(`${operation.names.camel}${read ? 'Query' : 'Mutation'}Options`),
+      keyFunction,
+      keyType,
+      optionsFunction,
     };
   });
-  const reads = operations.some((operation) => operation.read);
-  const writes = operations.some((operation) => !operation.read);
-  return {
-    banner,
-    typeImports: [...new Set(paramsTypes)].sort(),
-    runtimeImports: [
-      ...(writes ? ['operationMutationOptions', 'type OperationMutationOptions'] : []),
-      ...(reads ? ['operationQueryKey', 'operationQueryOptions', 'type OperationQueryKey', 'type OperationQueryOptions'] : []),
-    ].join(', '),
-    errorType,
-    operations,
-  };
+  return { banner, errorType, operations };
 }
