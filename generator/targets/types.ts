@@ -55,7 +55,7 @@ export interface Target {
   /**
    * False: the target runs only when named (`--only` or `targets` of the
    * config); a run whose targets nobody chose leaves it out, and a target
-   * reading its files gets none (docs/decisions/0030-query-target.md).
+   * reading its files gets none (docs/decisions/0032-query-target.md).
    * Absent means true.
    */
   byDefault?: boolean;

@@ -3,7 +3,7 @@
  * `client` and `validators` targets produce, compiled in memory to ES modules
  * with declarations, plus package.json and a README. Zero dependencies; when
  * the `query` target runs too, its options are the `./query` entry and
- * `@tanstack/query-core` an optional peer (decision 0030).
+ * `@tanstack/query-core` an optional peer (decision 0032).
  */
 import { posix } from 'node:path';
 import { banner } from '../banner.js';

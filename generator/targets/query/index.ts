@@ -1,6 +1,6 @@
 /**
  * `query.ts`: TanStack Query options for every operation, built on the
- * client's per-operation functions (decision 0030). Off unless named: it
+ * client's per-operation functions (decision 0032). Off unless named: it
  * needs `@tanstack/query-core` in the project, which a project that did not
  * ask for it should not have to install.
  */

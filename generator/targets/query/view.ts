@@ -42,7 +42,7 @@ export interface QueryOperationView {
  * Reads are the operations whose method HTTP defines as safe (RFC 9110
  * section 9.2.1): GET, HEAD, OPTIONS, TRACE. OpenAPI 3.0 and 3.1 have no
  * keyword that marks another method's operation safe, so every other
- * operation is a write (docs/decisions/0030-query-target.md).
+ * operation is a write (docs/decisions/0032-query-target.md).
  */
 const SAFE_METHODS: ReadonlySet<HttpMethod> = new Set(['get', 'head', 'options', 'trace']);
 
