@@ -19,7 +19,7 @@ export interface UserConfig {
   spec?: string;
   /** Directory generated files are written to. */
   out?: string;
-  /** Targets to run, by name (default: all). */
+  /** Targets to run, by name (default: all but those that run only when named, such as `query`). */
   targets?: string[];
   /** Folder of templates replacing built-in ones of the same name (`<target>/<file>.hbs`). */
   templates?: string;
@@ -44,7 +44,7 @@ export function defineConfig(config: UserConfig): UserConfig {
 export const OPTIONS = {
   spec: { type: 'string', default: 'spec/openapi.yaml', describe: 'root file of the OpenAPI document' },
   out: { type: 'string', default: 'generated', describe: 'directory generated files are written to' },
-  only: { type: 'string', default: undefined, describe: 'comma-separated target names to run (default: every target, or `targets` of the config)' },
+  only: { type: 'string', default: undefined, describe: 'comma-separated target names to run (default: `targets` of the config, or every target but query, which runs only when named)' },
   templates: { type: 'string', default: undefined, describe: 'folder of templates replacing built-in ones of the same name' },
   'client-package-name': { type: 'string', default: 'teamchat-api-client', describe: 'name in generated/client-package/package.json' },
   'client-package-version': { type: 'string', default: '0.1.0', describe: 'version in generated/client-package/package.json' },
@@ -116,6 +116,14 @@ export interface GenerateConfig {
    * note instead of failing the run. Absent means chosen.
    */
   targetsChosen?: boolean;
+  /**
+   * Every target `--only` or the config's `targets` names, even those
+   * `--only` leaves out of this run: a target off by default runs, for a
+   * target reading its files, when named in either (so `--only
+   * client-package` packs what the config's full run packs). Absent means
+   * `targets` when chosen, else none.
+   */
+  named?: string[];
   options: TargetOptions;
   check: boolean;
   watch: boolean;
@@ -144,6 +152,7 @@ export function resolveGenerateConfig(input: GenerateInput, root: string, known:
     templatesDir: builtinTemplatesDir,
     targets: known.filter((name) => wanted.includes(name)),
     targetsChosen: fromFlags !== undefined || file.targets !== undefined,
+    named: [...new Set([...(fromFlags ?? []), ...(file.targets ?? [])])].filter((name) => known.includes(name)),
     options: {
       clientPackage: {
         name: packageName(input.clientPackageName ?? file.clientPackage?.name ?? DEFAULT_TARGET_OPTIONS.clientPackage.name),

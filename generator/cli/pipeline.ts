@@ -49,14 +49,18 @@ export async function produce(config: GenerateConfig, available: readonly Target
   const loaded = await loadSpec(config.spec, config.root);
   const model = buildModel(loaded);
   const reports: string[] = [...(model.warnings ?? [])];
-  const selected = available.filter((t) => config.targets.includes(t.name) && !skippedByDefault(config, t, available, reports));
+  const selected = available.filter((t) => config.targets.includes(t.name) && !leftOut(config, t) && !skippedByDefault(config, t, available, reports));
 
   // Each target runs at most once per run, even when another target reads its files.
   const outputs = new Map<string, Promise<OutputFile[]>>();
   const run = (target: Target): Promise<OutputFile[]> => {
     let files = outputs.get(target.name);
     if (files === undefined) {
-      files = Promise.resolve(target.generate(context(config, model, templatesDir, reports, (name) => run(dependency(available, target, name)))));
+      const filesOf = (name: string): Promise<OutputFile[]> => {
+        const found = dependency(available, target, name);
+        return leftOut(config, found) ? Promise.resolve([]) : run(found);
+      };
+      files = Promise.resolve(target.generate(context(config, model, templatesDir, reports, filesOf)));
       outputs.set(target.name, files);
     }
     return files;
@@ -81,8 +85,9 @@ export async function generate(config: GenerateConfig, available: readonly Targe
     offset += files.length;
     return { name: target.name, files: mine, ms };
   });
-  // Only a run of every target knows which generated files nobody produces any more.
-  const complete = available.every((t) => produced.some((p) => p.target.name === t.name));
+  // Only a run of every target knows which generated files nobody produces any more; a target off by
+  // default that nobody named produces nothing, so what it wrote before is obsolete too.
+  const complete = available.every((t) => produced.some((p) => p.target.name === t.name) || leftOut(config, t));
   const obsolete = complete ? await removeObsolete(config.root, config.outDir, all, { check: config.check }) : [];
   return { targets: summaries, reports, specFiles, obsolete };
 }
@@ -123,15 +128,29 @@ function dependency(available: readonly Target[], target: Target, name: string):
   return found;
 }
 
-/** The optional peers a target needs, its dependencies' included, that cannot be found from the generator or the project. */
-function missingPeers(target: Target, available: readonly Target[], root: string): string[] {
+/**
+ * A target off by default (`byDefault: false`) that neither `--only` nor
+ * the config's `targets` names: it does not run, not even for a target that
+ * reads its files (that one gets none).
+ */
+function leftOut(config: GenerateConfig, target: Target): boolean {
+  if (target.byDefault !== false) return false;
+  const named = config.named ?? (config.targetsChosen === false ? [] : config.targets);
+  return !named.includes(target.name);
+}
+
+/** The optional peers a target needs, its dependencies' (those not left out) included, that cannot be found from the generator or the project. */
+function missingPeers(config: GenerateConfig, target: Target, available: readonly Target[]): string[] {
   const names = new Set<string>();
   const visit = (t: Target): void => {
     for (const peer of t.peers ?? []) names.add(peer);
-    for (const name of t.dependsOn ?? []) visit(dependency(available, t, name));
+    for (const name of t.dependsOn ?? []) {
+      const found = dependency(available, t, name);
+      if (!leftOut(config, found)) visit(found);
+    }
   };
   visit(target);
-  return [...names].filter((name) => !installed(name, root));
+  return [...names].filter((name) => !installed(name, config.root));
 }
 
 /**
@@ -143,7 +162,7 @@ function missingPeers(target: Target, available: readonly Target[], root: string
  */
 function skippedByDefault(config: GenerateConfig, target: Target, available: readonly Target[], reports: string[]): boolean {
   if (config.targetsChosen !== false) return false;
-  const missing = missingPeers(target, available, config.root);
+  const missing = missingPeers(config, target, available);
   if (missing.length === 0) return false;
   reports.push(
     `the ${target.name} target was skipped: it needs ${missing.join(', ')} (\`npm install --save-dev ${missing.join(' ')}\`); name the targets with --only or \`targets\` to choose`,

@@ -14,7 +14,7 @@ import { banner } from './banner.js';
 export type RuntimeFolder = 'client' | 'server-runtime';
 
 /** A module file of `runtime/`, or of one of its folders (`client/connection.ts`). */
-export type RuntimeModule = 'validators-runtime.ts' | `${RuntimeFolder}/${string}.ts`;
+export type RuntimeModule = 'validators-runtime.ts' | 'query-runtime.ts' | `${RuntimeFolder}/${string}.ts`;
 
 const folders = new Map<RuntimeFolder, RuntimeModule[]>();
 

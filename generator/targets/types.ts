@@ -47,7 +47,17 @@ export interface Target {
    * When nobody named the targets, a target whose peers are missing is skipped with a note.
    */
   peers?: readonly string[];
-  /** Targets whose in-memory output this one reads through `ctx.filesOf`. */
+  /**
+   * Targets whose in-memory output this one reads through `ctx.filesOf`. A
+   * dependency that is off by default and not named gives no files.
+   */
   dependsOn?: readonly string[];
+  /**
+   * False: the target runs only when named (`--only` or `targets` of the
+   * config); a run whose targets nobody chose leaves it out, and a target
+   * reading its files gets none (docs/decisions/0032-query-target.md).
+   * Absent means true.
+   */
+  byDefault?: boolean;
   generate(ctx: TargetContext): Promise<OutputFile[]> | OutputFile[];
 }

@@ -80,6 +80,7 @@ beforeAll(async () => {
   writeFileSync(join(app, 'bare/package.json'), '{}');
   steps.bare = await teamchat(['generate', '--spec', '../openapi.yaml', '--out', 'out', '--handlers', 'handlers'], join(app, 'bare'));
   steps.bareDocs = await teamchat(['generate', '--spec', '../openapi.yaml', '--out', 'out', '--only', 'docs'], join(app, 'bare'));
+  steps.bareQuery = await teamchat(['generate', '--spec', '../openapi.yaml', '--out', 'out', '--only', 'query'], join(app, 'bare'));
 
   const started = await startMock();
   mock = started.child;
@@ -149,6 +150,14 @@ describe('the packed package', () => {
     expect(existsSync(join(app, 'bare/out/docs'))).toBe(false);
     expect(steps.bareDocs!.code).toBe(1);
     expect(steps.bareDocs!.stderr).toContain('npm install --save-dev @redocly/cli');
+  });
+
+  it('leaves the query target out unless named; named without @tanstack/query-core, it fails with the install command', () => {
+    expect(steps.bare!.stdout).not.toMatch(/^query /m);
+    expect(existsSync(join(app, 'bare/out/query.ts'))).toBe(false);
+    expect(steps.bareQuery!.code).toBe(1);
+    expect(steps.bareQuery!.stderr).toContain('the query target needs @tanstack/query-core, not installed: `npm install --save-dev @tanstack/query-core`');
+    expect(steps.bareQuery!.stderr).not.toMatch(/^\s+at /m);
   });
 
   it("generates the user's spec where the config says, and --check finds it current", () => {

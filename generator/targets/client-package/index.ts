@@ -1,10 +1,13 @@
 /**
  * The client as a package ready to publish: the TypeScript the `types`,
  * `client` and `validators` targets produce, compiled in memory to ES modules
- * with declarations, plus package.json and a README. Zero dependencies.
+ * with declarations, plus package.json and a README. Zero dependencies; when
+ * the `query` target runs too, its options are the `./query` entry and
+ * `@tanstack/query-core` an optional peer (decision 0032).
  */
 import { posix } from 'node:path';
 import { banner } from '../banner.js';
+import { QUERY_PEER_RANGE } from '../query/peer.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { compileModules } from './compile.js';
 import { loadTemplates } from './templates.js';
@@ -13,8 +16,8 @@ import { buildClientPackageView, type EntryPoint } from './view.js';
 /** Folder of the package inside the output directory. */
 export const PACKAGE_DIR = 'client-package';
 
-/** Targets whose TypeScript the package is compiled from. */
-const SOURCES = ['types', 'client', 'validators'] as const;
+/** Targets whose TypeScript the package is compiled from; `query` gives none unless it was named. */
+const SOURCES = ['types', 'client', 'validators', 'query'] as const;
 
 const ENTRY_POINTS: EntryPoint[] = [
   { subpath: '.', module: 'client' },
@@ -23,6 +26,8 @@ const ENTRY_POINTS: EntryPoint[] = [
   { subpath: './operations/*', module: 'client/operations/*' },
   { subpath: './types', module: 'types' },
   { subpath: './validators', module: 'validators' },
+  { subpath: './query', module: 'query' },
+  { subpath: './query/*', module: 'query/*' },
 ];
 
 export const target: Target = {
@@ -43,6 +48,7 @@ export const target: Target = {
     const view = buildClientPackageView(ctx.model, {
       ...ctx.options.clientPackage,
       banner: banner(ctx.model, ctx.command, 'html'),
+      optionalPeers: compiled.has('query.js') ? { '@tanstack/query-core': QUERY_PEER_RANGE } : {},
       entryPoints: ENTRY_POINTS.filter((entry) => compiled.has(`${entry.module}.js`) || (entry.module.endsWith('/*') && [...compiled.keys()].some((path) => path.startsWith(entry.module.slice(0, -1))))),
       files,
     });

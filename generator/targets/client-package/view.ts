@@ -20,6 +20,11 @@ export interface ClientPackageView {
   /** The `exports` and `files` entries of package.json, as JSON (indented to sit at the top level). */
   exportsJson: string;
   filesJson: string;
+  /** The `peerDependencies` and `peerDependenciesMeta` entries of package.json (each a JSON object, indented), '' when the package has none. */
+  peerDependenciesJson: string;
+  peerDependenciesMetaJson: string;
+  /** Whether the package has the `./query` entry (TanStack Query options). */
+  query: boolean;
   /** One operation's method name, for the README's example. */
   exampleMethod: string;
   /** The credentials options of the README's example (from the client target), '' when the API has no security schemes. */
@@ -35,7 +40,7 @@ export interface EntryPoint {
 
 export function buildClientPackageView(
   model: ApiModel,
-  options: { name: string; version: string; banner: string; entryPoints: EntryPoint[]; files: string[] },
+  options: { name: string; version: string; banner: string; entryPoints: EntryPoint[]; files: string[]; optionalPeers: Record<string, string> },
 ): ClientPackageView {
   const exportsMap = Object.fromEntries([
     ...options.entryPoints.map(({ subpath, module }) => [subpath, { types: `./${module}.d.ts`, default: `./${module}.js` }]),
@@ -56,7 +61,19 @@ export function buildClientPackageView(
     basePath: model.basePath,
     exportsJson: indent(JSON.stringify(exportsMap, null, 2)),
     filesJson: indent(JSON.stringify(files, null, 2)),
+    ...peerDependencies(options.optionalPeers, indent),
+    query: options.entryPoints.some((entry) => entry.subpath === './query'),
     exampleMethod: model.operations[0]?.names.camel ?? 'someOperation',
     optionsExample: clientOptionsExample(model),
+  };
+}
+
+/** Optional peer dependencies as package.json spells them, or '' for none. */
+function peerDependencies(peers: Record<string, string>, indent: (json: string) => string): Pick<ClientPackageView, 'peerDependenciesJson' | 'peerDependenciesMetaJson'> {
+  const names = Object.keys(peers).sort();
+  if (names.length === 0) return { peerDependenciesJson: '', peerDependenciesMetaJson: '' };
+  return {
+    peerDependenciesJson: indent(JSON.stringify(Object.fromEntries(names.map((name) => [name, peers[name]])), null, 2)),
+    peerDependenciesMetaJson: indent(JSON.stringify(Object.fromEntries(names.map((name) => [name, { optional: true }])), null, 2)),
   };
 }

@@ -1,9 +1,10 @@
 import type { ApiModel, Operation, OperationError, Parameter, ParameterStyle, ResponseModel, SecuritySchemeModel } from '../../model/types.js';
-import { bindingName, propertyKey } from '../../model/names.js';
+import { propertyKey } from '../../model/names.js';
+import { clientScope, CLIENT_RUNTIME_VALUES, paramsOptional } from '../shared/client-functions.js';
 import { basicShorthand, schemeModels } from '../shared/credentials.js';
 import { newerErrorFields, newerResponseFields, type LevelledPath } from './levels.js';
-import { tsString } from './literal.js';
-import { docComment, escapeDocText } from './tsdoc.js';
+import { tsString } from '../shared/literal.js';
+import { docComment, escapeDocText } from '../shared/tsdoc.js';
 
 /** What the client templates receive: every value is ready to print. */
 export interface ClientView {
@@ -105,29 +106,11 @@ const SHARED_TYPES = ['ErrorBody'];
 
 const DEFAULT_STYLE: Record<string, ParameterStyle> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
 
-/** The runtime values `client.ts` may import, by module, in the order they are printed. */
-const RUNTIME_VALUES: Record<string, string[]> = {
-  bodies: ['binaryBody', 'formBody', 'formFields', 'jsonBody', 'multipartBody', 'multipartFields', 'textBody', 'wholeBody'],
-  connection: ['bindClient', 'call', 'openConnection'],
-  serialize: ['cookieParam', 'headerParam', 'pathParam', 'queryParam', 'styledPathParam', 'styledQueryParam'],
-  credentials: ['apiKeyCookie', 'apiKeyHeader', 'apiKeyQuery', 'basicCredential', 'bearerCredential', 'httpCredential'],
-  levels: ['detectLevel', 'featureLevels'],
-  retry: ['retrying'],
-};
-
-/** Names `client.ts` defines or imports itself; an operation function that would take one gets a `_` suffix. */
-const OWN_NAMES = [
-  'connect', 'createClient', 'detectFeatureLevel', 'featureLevels', 'featureLevelOf', 'retrying', 'isApiError',
-  'ApiError', 'TransportError', 'UnsupportedFeatureError', 'ResponseValidationError',
-  ...Object.values(RUNTIME_VALUES).flat(),
-];
-
 export function buildClientView(model: ApiModel, banner: string): ClientView {
   const methods = new Set(model.operations.map((operation) => operation.names.camel));
   let withResponseKey = 'withResponse';
   while (methods.has(withResponseKey)) withResponseKey += '_';
-  const scope = new Scope(OWN_NAMES);
-  const functionNames = new Map(model.operations.map((operation) => [operation, scope.take(operation.names.camel)]));
+  const { scope, functionNames } = clientScope(model);
   const schemes = schemeModels(model);
   const schemeViews = new Map(schemes.map((scheme) => [scheme.name, schemeView(scheme)]));
   const ctx: Ctx = { model, bodyCodedErrors: model.conventions.bodyCodedErrors, schemes: schemeViews };
@@ -176,24 +159,10 @@ export function buildClientView(model: ApiModel, banner: string): ClientView {
 
 /** One import line per runtime module, of the values a file uses. */
 function runtimeImports(used: ReadonlySet<string>): { module: string; names: string }[] {
-  return Object.entries(RUNTIME_VALUES)
+  return Object.entries(CLIENT_RUNTIME_VALUES)
     .map(([module, names]) => ({ module, names: names.filter((name) => used.has(name)) }))
     .filter((entry) => entry.names.length > 0)
     .map(({ module, names }) => ({ module, names: names.join(', ') }));
-}
-
-/** Top-level names of one generated file: each taken once, a clash suffixed `_` until free. */
-class Scope {
-  private readonly taken: Set<string>;
-  constructor(reserved: readonly string[]) {
-    this.taken = new Set(reserved);
-  }
-  take(base: string): string {
-    let name = bindingName(base);
-    while (this.taken.has(name)) name += '_';
-    this.taken.add(name);
-    return name;
-  }
 }
 
 interface Ctx {
@@ -323,7 +292,7 @@ function operationView(ctx: Ctx, operation: Operation, functionName: string, spe
     responseType,
     typeImports,
     fullResponseType: fullResponseType(operation),
-    paramsOptional: operation.parameters.every((parameter) => !parameter.required) && !(body?.mode === 'whole' && body.required),
+    paramsOptional: paramsOptional(operation),
     methodLiteral: tsString(operation.method.toUpperCase()),
     pathLiteral: tsString(operation.path),
     specLines,
