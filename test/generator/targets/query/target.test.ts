@@ -14,7 +14,7 @@ import { target as query } from '../../../../generator/targets/query/index.js';
 import type { OutputFile, Target } from '../../../../generator/targets/types.js';
 import { target as types } from '../../../../generator/targets/types/index.js';
 import { target as validators } from '../../../../generator/targets/validators/index.js';
-import { config, FIXTURES, fixtureModel, tempProject } from '../../helpers.js';
+import { config, FIXTURES, fixtureModel, tempProject } from '../../../support/generator.js';
 import { typeCheck } from '../../../support/type-check.js';
 import { repoRoot } from '../../../support/process.js';
 
