@@ -80,6 +80,20 @@ const READABLE_CHANNELS = `readable AS MATERIALIZED (
     WHERE c.is_web_public OR (NOT c.is_private AND NOT $2) OR COALESCE(s.active, false))`;
 
 /**
+ * How `copies` walks the caller's copies and their messages:
+ * - `lookup`: the caller's copies in order, each copy's message found by its
+ *   key (a LATERAL sub-query with OFFSET 0 cannot be joined any other way),
+ *   a plan bounded by construction, whatever the estimates.
+ * - `probe`: messages in order, each probed for the caller's copy by
+ *   user_messages' primary key (the same construction, the other way
+ *   round), for conditions on messages' columns on PostgreSQL.
+ * - `join`: both joined, the bound repeated on both keys so that a merge
+ *   join stops at the anchor on both sides; on small tables a join is
+ *   cheaper than a lookup per row.
+ */
+export type Walk = 'lookup' | 'probe' | 'join';
+
+/**
  * The caller's copies it may read (READABLE_CHANNELS, in the same
  * statement; direct messages, which have no channel: the participants, who
  * are exactly those with a copy) that match `condition` and `bound`, in ID
@@ -87,27 +101,30 @@ const READABLE_CHANNELS = `readable AS MATERIALIZED (
  *
  * Written so that it reads about as many rows as it returns, not the
  * caller's history:
- * - The walk is ordered and bounded on the caller's copies
- *   (`um.message_id`: user_messages' primary key, or the partial index of
- *   unread copies when the condition asks for them).
+ * - The walk is ordered and bounded on a key (`um.message_id`: user_messages'
+ *   primary key, or the partial index of unread copies when the condition
+ *   asks for them; `m.id` for a probe).
  * - A `limit` other than a number is a sub-select, so the planner plans to
  *   stop early rather than for all the rows it expects (without
  *   statistics it expects about the limit, and would read and sort
  *   everything past the anchor).
- * - With `lookup`, each copy's message is found by its key (a LATERAL
- *   sub-query with OFFSET 0 cannot be joined any other way), a plan bounded
- *   by construction, whatever the estimates. Otherwise messages are joined,
- *   the bound repeated on their key so that a merge join stops at the anchor
- *   on both sides; on small tables a join is cheaper than a lookup per copy.
  */
-function copies(condition: string, columns: string, bound: (column: string) => string, order: 'ASC' | 'DESC', limit: string, lookup: boolean): string {
+function copies(condition: string, columns: string, bound: (column: string) => string, order: 'ASC' | 'DESC', limit: string, walk: Walk): string {
   const readable = '(m.channel_id IS NULL OR m.channel_id IN (SELECT id FROM readable))';
   const first = /^[0-9]+$/.test(limit) ? limit : `(SELECT ${limit})`;
-  if (!lookup)
+  if (walk === 'join')
     return `SELECT ${columns}
     FROM user_messages um JOIN messages m ON m.id = um.message_id
     WHERE um.user_id = $1 AND ${readable} AND (${condition}) AND ${bound('um.message_id')} AND ${bound('m.id')}
     ORDER BY um.message_id ${order} LIMIT ${first}`;
+  // Every column of user_messages a narrow's condition reads (narrow.ts).
+  if (walk === 'probe')
+    return `SELECT ${columns}
+    FROM messages m CROSS JOIN LATERAL (
+      SELECT um.message_id, um.flags FROM user_messages um
+      WHERE um.user_id = $1 AND um.message_id = m.id OFFSET 0) um
+    WHERE ${readable} AND (${condition}) AND ${bound('m.id')}
+    ORDER BY m.id ${order} LIMIT ${first}`;
   // Every column of messages a narrow's condition reads (narrow.ts).
   return `SELECT ${columns}
     FROM user_messages um CROSS JOIN LATERAL (
@@ -146,8 +163,8 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
     typeof anchor === 'object'
       ? `${p.add(anchor.id)}::integer`
       : anchor === 'first_unread'
-        ? `COALESCE((${copies(condition, 'm.id', () => `NOT ('read' = ANY (um.flags))`, 'ASC', '1', true)}), (${copies(condition, 'm.id', () => 'true', 'DESC', '1', true)}))`
-        : `(${copies(condition, 'm.id', () => 'true', anchor === 'oldest' ? 'ASC' : 'DESC', '1', true)})`;
+        ? `COALESCE((${copies(condition, 'm.id', () => `NOT ('read' = ANY (um.flags))`, 'ASC', '1', 'lookup')}), (${copies(condition, 'm.id', () => 'true', 'DESC', '1', 'lookup')}))`
+        : `(${copies(condition, 'm.id', () => 'true', anchor === 'oldest' ? 'ASC' : 'DESC', '1', 'lookup')})`;
   const numBefore = p.add(request.numBefore);
   const numAfter = p.add(request.numAfter);
   const flag = p.add(request.flag);
@@ -174,17 +191,20 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
   // analysis, which small tables never get (server/docs/pglite-statistics.md): a narrowed range
   // looks up each copy's message, a plan that stays bounded as the tables
   // grow (a join, planned on small tables, hashes the whole table).
-  // PostgreSQL's analysed plans join, except where the narrow reads only the
-  // caller's copies (is:unread, is:starred, is:mentioned): matching copies
-  // may be rare and far apart, and a merge join would walk every message
-  // between them (server/docs/narrow-ranges.md). On small analysed tables a lookup per copy
-  // can be a scan of messages per copy, which is why narrows on messages'
-  // columns join there.
-  const lookUp = condition !== 'true' && (db.driver === 'pglite' || !readsMessages(condition));
+  // On PostgreSQL (server/docs/narrow-ranges.md):
+  // - a narrow that reads only the caller's copies (is:unread, is:starred,
+  //   is:mentioned) looks messages up too: matching copies may be rare and
+  //   far apart, and a merge join would walk every message between them;
+  // - a narrow on messages' columns (a channel, a topic, a sender) probes
+  //   each message for the caller's copy: on small analysed tables a lookup
+  //   per copy can be a scan of messages per copy, and a join estimated on
+  //   them can be a nested loop comparing every pair of rows;
+  // - no narrow at all merge-joins the two keys.
+  const walk: Walk = condition === 'true' ? 'join' : db.driver === 'pglite' || !readsMessages(condition) ? 'lookup' : 'probe';
   const sql = `WITH ${READABLE_CHANNELS},
     anchor AS MATERIALIZED (SELECT ${anchorSql} AS id),
-    before AS MATERIALIZED (${copies(condition, columns, (column) => `${column} < (SELECT id FROM anchor)`, 'DESC', `${numBefore}::integer + 1`, lookUp)}),
-    after AS MATERIALIZED (${copies(condition, columns, afterFrom, 'ASC', afterLimit, lookUp)}),
+    before AS MATERIALIZED (${copies(condition, columns, (column) => `${column} < (SELECT id FROM anchor)`, 'DESC', `${numBefore}::integer + 1`, walk)}),
+    after AS MATERIALIZED (${copies(condition, columns, afterFrom, 'ASC', afterLimit, walk)}),
     range AS MATERIALIZED (
       (SELECT * FROM before ORDER BY id DESC LIMIT ${numBefore}::integer)${self}
       UNION ALL (SELECT * FROM after WHERE id > (SELECT id FROM anchor) ORDER BY id ASC LIMIT ${numAfter}::integer)),

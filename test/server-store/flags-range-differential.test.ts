@@ -31,7 +31,7 @@ let server: ThrowawayPostgres;
 const handles: Record<string, DbHandle> = {};
 let ids = { first: 0, last: 0 };
 
-/** Messages in every kind of place, copies with flags spread by a fixed rule, one subscription left. */
+/** Messages in every kind of place, copies with flags spread by a fixed rule, subscriptions left (two of them to channels their owner may then no longer read). */
 async function fill(db: Db): Promise<{ first: number; last: number }> {
   const places = [
     { channelId: CHANNEL.general, topic: 'alpha' },
@@ -56,7 +56,10 @@ async function fill(db: Db): Promise<{ first: number; last: number }> {
       CASE WHEN (message_id + user_id) % 11 = 0 THEN 'starred' END,
       CASE WHEN (message_id * 3 + user_id) % 13 = 0 THEN 'mentioned' END,
       CASE WHEN (message_id + user_id * 5) % 17 = 0 THEN 'collapsed' END]) f WHERE f IS NOT NULL);
-    UPDATE subscriptions SET active = false WHERE user_id = ${USER.dana} AND channel_id = ${CHANNEL.engineering}`);
+    UPDATE subscriptions SET active = false WHERE user_id = ${USER.dana} AND channel_id = ${CHANNEL.engineering};
+    -- Copies their owners may no longer read: a private channel left, and a public one the guest left.
+    UPDATE subscriptions SET active = false WHERE user_id = ${USER.chen} AND channel_id = ${CHANNEL.design};
+    UPDATE subscriptions SET active = false WHERE user_id = ${USER.eli} AND channel_id = ${CHANNEL.general}`);
   return { first, last };
 }
 
