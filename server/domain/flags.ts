@@ -155,16 +155,32 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
   const p = new SqlParams(request.params.values);
   const condition = request.condition;
   const anchor = request.anchor;
-  // A keyword's anchor looks its messages up (it stops at the first match):
-  // a join could walk the messages from the end of the table until it met
-  // the caller's first match, which for a sparse narrow (is:unread after a
-  // long read history) is the whole table.
+  // How the range is walked (server/docs/narrow-ranges.md):
+  // - a narrow that reads only the caller's copies (is:unread, is:starred,
+  //   is:mentioned) walks them and looks each message up: matching copies
+  //   may be rare and far apart, and a join would walk every message
+  //   between them;
+  // - a narrow on messages' columns (a channel, a topic, a sender) walks
+  //   messages, through an index on that column where there is one
+  //   (messages_channel_idx), and probes each for the caller's copy: a walk
+  //   of the caller's copies would pass every copy outside the narrow, a
+  //   join estimated on small tables can be a nested loop comparing every
+  //   pair of rows, and a lookup per copy a scan of messages per copy;
+  // - no narrow at all joins the two keys (PostgreSQL merges them).
+  // Both databases plan these shapes the same way whatever their estimates,
+  // which PGlite has only after its driver analyses (server/docs/pglite-statistics.md).
+  const walk: Walk = condition === 'true' ? 'join' : readsMessages(condition) ? 'probe' : 'lookup';
+  // A keyword's anchor walks as the range does, and stops at the first
+  // match; with no narrow it looks the caller's newest or oldest copy up
+  // (a join could walk the messages from the end of the table until it met
+  // the caller's first copy). first_unread walks the caller's unread copies.
+  const anchorWalk: Walk = walk === 'probe' ? 'probe' : 'lookup';
   const anchorSql =
     typeof anchor === 'object'
       ? `${p.add(anchor.id)}::integer`
       : anchor === 'first_unread'
-        ? `COALESCE((${copies(condition, 'm.id', () => `NOT ('read' = ANY (um.flags))`, 'ASC', '1', 'lookup')}), (${copies(condition, 'm.id', () => 'true', 'DESC', '1', 'lookup')}))`
-        : `(${copies(condition, 'm.id', () => 'true', anchor === 'oldest' ? 'ASC' : 'DESC', '1', 'lookup')})`;
+        ? `COALESCE((${copies(condition, 'm.id', () => `NOT ('read' = ANY (um.flags))`, 'ASC', '1', 'lookup')}), (${copies(condition, 'm.id', () => 'true', 'DESC', '1', anchorWalk)}))`
+        : `(${copies(condition, 'm.id', () => 'true', anchor === 'oldest' ? 'ASC' : 'DESC', '1', anchorWalk)})`;
   const numBefore = p.add(request.numBefore);
   const numAfter = p.add(request.numAfter);
   const flag = p.add(request.flag);
@@ -187,20 +203,6 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
   // connections need the rows locked in order first (on PGlite the extra
   // pass cost about half again the statement's time).
   const lockInOrder = db.driver === 'postgres';
-  // PGlite plans a statement when first used and replans it only after an
-  // analysis, which small tables never get (server/docs/pglite-statistics.md): a narrowed range
-  // looks up each copy's message, a plan that stays bounded as the tables
-  // grow (a join, planned on small tables, hashes the whole table).
-  // On PostgreSQL (server/docs/narrow-ranges.md):
-  // - a narrow that reads only the caller's copies (is:unread, is:starred,
-  //   is:mentioned) looks messages up too: matching copies may be rare and
-  //   far apart, and a merge join would walk every message between them;
-  // - a narrow on messages' columns (a channel, a topic, a sender) probes
-  //   each message for the caller's copy: on small analysed tables a lookup
-  //   per copy can be a scan of messages per copy, and a join estimated on
-  //   them can be a nested loop comparing every pair of rows;
-  // - no narrow at all merge-joins the two keys.
-  const walk: Walk = condition === 'true' ? 'join' : db.driver === 'pglite' || !readsMessages(condition) ? 'lookup' : 'probe';
   const sql = `WITH ${READABLE_CHANNELS},
     anchor AS MATERIALIZED (SELECT ${anchorSql} AS id),
     before AS MATERIALIZED (${copies(condition, columns, (column) => `${column} < (SELECT id FROM anchor)`, 'DESC', `${numBefore}::integer + 1`, walk)}),

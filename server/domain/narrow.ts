@@ -147,11 +147,14 @@ export async function narrowCondition(ctx: NarrowContext, narrow: readonly Narro
   const parts: string[] = [];
   for (const term of narrow) {
     const [operator, operand, negated] = Array.isArray(term) ? [term[0], term[1], false] : [term.operator, term.operand, term.negated === true];
-    // COALESCE: a comparison with NULL (a direct message's channel) is a non-match, so its negation matches.
-    // An `is` term reads only columns that are never NULL, so it stands as written: is:unread is then
-    // the predicate of the partial index of unread copies, which a range of unread messages walks.
+    // A negated term is wrapped in COALESCE: a comparison with NULL (a direct message's channel) is a
+    // non-match, so its negation matches. The terms are joined by AND and the whole is a WHERE
+    // condition, where NULL already excludes the row, so every other term stands as written: its
+    // selectivity is then estimated, and an index on its column can serve it (is:unread is the
+    // predicate of the partial index of unread copies, m.channel_id = $n the first column of
+    // messages_channel_idx).
     const sql = await termCondition(ctx, operator, operand, params);
-    const condition = operator === 'is' ? `(${sql})` : `COALESCE((${sql}), false)`;
+    const condition = operator === 'is' || !negated ? `(${sql})` : `COALESCE((${sql}), false)`;
     parts.push(negated ? `NOT ${condition}` : condition);
   }
   return parts.length === 0 ? 'true' : parts.join(' AND ');
