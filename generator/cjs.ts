@@ -26,4 +26,11 @@ export const openapiTypescriptTransform = () => (typescript(), {
   transformSchema: require('openapi-typescript/dist/transform/index.cjs') as OpenapiTypescript['transformSchema'],
   ...(require('openapi-typescript/dist/lib/utils.cjs') as Pick<OpenapiTypescript, 'scanDiscriminators' | 'resolveRef'>),
   astToString: (require('openapi-typescript/dist/lib/ts.cjs') as Pick<OpenapiTypescript, 'astToString'>).astToString,
+  /** The module object the transform modules read `createRef` from (targets/types/pointers.ts). */
+  utils: require('openapi-typescript/dist/lib/utils.cjs') as { createRef: unknown },
+  /** The Redocly ref helpers openapi-typescript itself requires (its own copy of @redocly/openapi-core). */
+  refUtils: createRequire(require.resolve('openapi-typescript/dist/lib/utils.cjs'))('@redocly/openapi-core/lib/ref-utils.js') as {
+    parseRef(ref: string): { pointer: string[] };
+    escapePointer<T extends string | number>(fragment: T): T;
+  },
 });

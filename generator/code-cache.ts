@@ -15,6 +15,7 @@
  * (`TEAMCHAT_CACHE_DIR` overrides, `TEAMCHAT_CACHE_DIR=off` disables); any
  * failure falls back to a plain `require`.
  */
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -40,8 +41,18 @@ export function requireCached(from: NodeJS.Require, specifier: string): unknown 
   }
 }
 
+/**
+ * A module's text. TypeScript's 9 MB are plain ASCII, which reads as Latin-1
+ * without UTF-8 decoding in about half the CPU time and gives the same
+ * string; any other text is decoded as UTF-8.
+ */
+export function moduleSource(filename: string): string {
+  const bytes = readFileSync(filename);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 function load(filename: string, folder: string): unknown {
-  const source = readFileSync(filename, 'utf8');
+  const source = moduleSource(filename);
   const { size, mtimeMs } = statSync(filename);
   const key = createHash('sha256').update(`${filename}\0${size}\0${mtimeMs}\0${process.version}\0${cachedDataVersionTag()}`).digest('hex').slice(0, 24);
   const cacheFile = join(folder, `${key}.v8cache`);

@@ -32,6 +32,13 @@ const EXTENSIONS: Record<string, Check> = {
   'x-http-status': (v) => (Number.isInteger(v) && (v as number) >= 400 && (v as number) <= 599 ? undefined : 'must be an HTTP error status (400-599)'),
 };
 
+const EXTENSION_KEYS = Object.keys(EXTENSIONS);
+
+function hasExtension(node: Record<string, unknown>): boolean {
+  for (const key of EXTENSION_KEYS) if (key in node) return true;
+  return false;
+}
+
 /**
  * Checks the document; returns notes (`file:line: ...`). `x-changes` is also
  * a name other APIs use, as text (`x-changes: "3.8.1-3.8.2: ..."`): it is
@@ -41,11 +48,14 @@ const EXTENSIONS: Record<string, Check> = {
  */
 export function checkDocument(document: Record<string, unknown>, sources: SourceMap): string[] {
   const changes: Record<string, unknown>[] = [];
+  // Nodes holding any of our extensions, in walk order: checked below, once the foreign `x-changes` are gone.
+  const extended: Record<string, unknown>[] = [];
   let levels = false;
   walkDocument(document, {
     keywords(node) {
       if ('x-changes' in node) changes.push(node);
       if ('x-feature-level' in node) levels = true;
+      if (hasExtension(node)) extended.push(node);
     },
   });
   const warnings: string[] = [];
@@ -57,15 +67,13 @@ export function checkDocument(document: Record<string, unknown>, sources: Source
     warnings.push(`${formatLocation(at)}: \`x-changes\` is not a list of {level, change} and the document names no feature levels: ignored${others}`);
     for (const node of foreign) delete node['x-changes'];
   }
-  walkDocument(document, {
-    keywords(node) {
-      for (const [key, check] of Object.entries(EXTENSIONS)) {
-        if (!(key in node)) continue;
-        const problem = check(node[key]);
-        if (problem) fail(sources, node, key, `\`${key}\` ${problem}`);
-      }
-    },
-  });
+  for (const node of extended) {
+    for (const [key, check] of Object.entries(EXTENSIONS)) {
+      if (!(key in node)) continue;
+      const problem = check(node[key]);
+      if (problem) fail(sources, node, key, `\`${key}\` ${problem}`);
+    }
+  }
   checkOperationIds(document, sources, warnings);
   return warnings;
 }

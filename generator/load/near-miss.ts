@@ -184,8 +184,10 @@ function mediaExamples(document: Node, sources: SourceMap, notes: Notes): void {
     }
     const record = node as Node;
     if (holder && typeof record.$ref !== 'string') repairExamples(record, sources, notes);
-    for (const [key, value] of Object.entries(record)) {
+    // for...in rather than Object.entries: no array per object (parsed JSON and YAML have no inherited keys).
+    for (const key in record) {
       if (key.startsWith('x-') || NOT_STRUCTURE.has(key)) continue;
+      const value = record[key];
       const holders = key === 'content' || key === 'headers' ? (isRecord(value) ? Object.values(value) : []) : key === 'parameters' ? (Array.isArray(value) ? value : isRecord(value) ? Object.values(value) : []) : undefined;
       if (holders === undefined) visit(value, false);
       else holders.forEach((child) => visit(child, true));

@@ -119,10 +119,11 @@ export function forEachSchema(document: Node, visit: (schema: Node) => void, onN
       node.forEach(structure);
       return;
     }
-    for (const [key, value] of Object.entries(node)) {
+    // for...in rather than Object.entries: no array per object (parsed JSON and YAML have no inherited keys).
+    for (const key in node) {
       if (key.startsWith('x-') || key === 'example' || key === 'value' || key === 'default') continue;
       if (key === 'schema') child(node as Node, key, key);
-      else structure(value);
+      else structure((node as Node)[key]);
     }
   };
   const components = document.components;

@@ -233,6 +233,8 @@ function maxFeatureLevel(doc: RawNode): number {
   let max = 0;
   walkDocument(doc, {
     keywords(node) {
+      // Most nodes carry neither key: their notes are not built (a large document has hundreds of thousands of nodes).
+      if (!('x-feature-level' in node) && !('x-changes' in node)) return;
       const notes = versionNotes(node);
       for (const level of [notes.featureLevel ?? 0, ...notes.changes.map((c) => c.level)]) max = Math.max(max, level);
     },

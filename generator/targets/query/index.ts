@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
 import { installed } from '../../cli/peers.js';
+import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 import { banner } from '../banner.js';
 import { runtimeFile } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
@@ -27,9 +27,10 @@ const compiled = new Map<string, Render>();
 function loadTemplates(templatesDir: string): Render {
   let render = compiled.get(templatesDir);
   if (render === undefined) {
-    const hbs = Handlebars.create();
+    // Handlebars' runtime and the cache of precompiled templates, as every target renders (decision 0031).
+    const hbs = templateEnvironment();
     const compile = <V>(file: string) => {
-      const template = hbs.compile<V>(readFileSync(join(templatesDir, 'query', file), 'utf8'), { noEscape: true, strict: true });
+      const template = compileTemplate<V>(hbs, readFileSync(join(templatesDir, 'query', file), 'utf8'));
       return (view: V) => `${template(view).replace(/\r\n?/g, '\n').trimEnd()}\n`;
     };
     render = { index: compile('query.ts.hbs'), operation: compile('operation.ts.hbs') };

@@ -8,6 +8,7 @@
  */
 import type { GlobalContext, OpenAPI3, OpenAPITSOptions } from 'openapi-typescript';
 import { openapiTypescriptTransform, typescript } from '../../cjs.js';
+import { withFastRefs } from './pointers.js';
 import { printDeclarations } from './print.js';
 
 export type TransformOptions = Pick<OpenAPITSOptions, 'defaultNonNullable' | 'readWriteMarkers'>;
@@ -20,7 +21,7 @@ export function declarations(document: OpenAPI3, options: TransformOptions): str
 
 /** The syntax nodes of the declarations, as openapi-typescript's transform makes them. */
 export function declarationNodes(document: OpenAPI3, options: TransformOptions): ReturnType<ReturnType<typeof openapiTypescriptTransform>['transformSchema']> {
-  const { transformSchema, scanDiscriminators, resolveRef } = openapiTypescriptTransform();
+  const { transformSchema, scanDiscriminators, resolveRef, utils, refUtils } = openapiTypescriptTransform();
   const ctx: GlobalContext = {
     additionalProperties: false,
     alphabetize: false,
@@ -53,7 +54,7 @@ export function declarationNodes(document: OpenAPI3, options: TransformOptions):
     readWriteMarkers: options.readWriteMarkers ?? false,
     resolve: ($ref) => resolveRef(document, $ref, { silent: true }),
   };
-  return transformSchema(document, ctx);
+  return withFastRefs(utils, refUtils, () => transformSchema(document, ctx));
 }
 
 /**

@@ -5,10 +5,12 @@
  * users could write to is never used. Separate processes, since the cache
  * is written at exit. (How much time it saves is the benchmark's business.)
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { moduleSource } from '../../../generator/code-cache.js';
 import { repoRoot, runNode } from '../../support/process.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'teamchat-code-cache-'));
@@ -58,4 +60,20 @@ it('is off with TEAMCHAT_CACHE_DIR=off', async () => {
   expect(result.code).toBe(0);
   expect(JSON.parse(result.stdout)).toMatchObject({ same: true });
   expect(readdirSync(scratch)).not.toContain('off');
+});
+
+it.each<[string, string]>([
+  ['plain ASCII', 'module.exports = "a\\u00e9";\n'],
+  ['UTF-8 beyond ASCII', 'module.exports = "\u00e9\u4e2d\ud83d\ude00";\n'],
+  ['a byte-order mark', '\ufeffmodule.exports = 1;\n'],
+])('reads a module of %s as the same text as a UTF-8 read', (_name, text) => {
+  const file = join(scratch, `source-${_name.replace(/\W+/g, '-')}.cjs`);
+  writeFileSync(file, text, 'utf8');
+  expect(moduleSource(file)).toBe(readFileSync(file, 'utf8'));
+  expect(moduleSource(file)).toBe(text);
+});
+
+it('reads TypeScript as a UTF-8 read does', () => {
+  const file = createRequire(join(repoRoot, 'package.json')).resolve('typescript');
+  expect(moduleSource(file) === readFileSync(file, 'utf8')).toBe(true);
 });
