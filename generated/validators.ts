@@ -75,6 +75,7 @@ import {
   pushUnknownKeys,
   pushWrongType,
   readJsonInteger,
+  readJsonIntegers,
   readJsonString,
   readJsonValue,
   repeated,
@@ -1059,11 +1060,11 @@ const readJsonGroupSettingMembers = (c: JsonCursor): unknown => {
     const i = jsonField(c, GROUP_SETTING_MEMBERS_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
-      v = readJsonValue(c);
+      v = readJsonIntegers(c);
       if (v === JSON_MISS) return v;
       o["direct_members"] = v;
     } else if (i === 1) {
-      v = readJsonValue(c);
+      v = readJsonIntegers(c);
       if (v === JSON_MISS) return v;
       o["direct_subgroups"] = v;
     } else if (i === -2 || !jsonMember(c, o)) {
