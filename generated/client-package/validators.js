@@ -373,7 +373,7 @@ const readJsonNarrowTermObject = (c) => {
 };
 const NARROW_TERM_OBJECT_JSON_KEYS = ["operator", "operand", "negated"];
 const NARROW_TERM_OPTION2_ITEM0_VALUES = /* @__PURE__ */ new Set(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
-const matchesNarrowOperand = (v, strict) => {
+const matchesNarrowOperand = (v, _strict) => {
     if (typeof v === "string") {
         // Every value of this type matches.
     }
@@ -1838,14 +1838,14 @@ const matchesErrorEnvelope = (v, strict) => {
     }
     return true;
 };
-const matchesMessageFlagOp = (v, strict) => {
+const matchesMessageFlagOp = (v, _strict) => {
     if (typeof v !== "string")
         return false;
     if (v !== "add" && v !== "remove")
         return false;
     return true;
 };
-const matchesNarrowOperator = (v, strict) => {
+const matchesNarrowOperator = (v, _strict) => {
     if (typeof v !== "string")
         return false;
     if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(v))
@@ -1932,35 +1932,35 @@ const matchesOwnUser = (v, strict) => {
     }
     return true;
 };
-const matchesReactionType = (v, strict) => {
+const matchesReactionType = (v, _strict) => {
     if (typeof v !== "string")
         return false;
     if (v !== "unicode_emoji" && v !== "realm_emoji" && v !== "zulip_extra_emoji")
         return false;
     return true;
 };
-const matchesReportType = (v, strict) => {
+const matchesReportType = (v, _strict) => {
     if (typeof v !== "string")
         return false;
     if (v.length < 2 && codePointLength(v) < 1)
         return false;
     return true;
 };
-const matchesRole = (v, strict) => {
+const matchesRole = (v, _strict) => {
     if (!(typeof v === "number" && Number.isInteger(v)))
         return false;
     if (!SEND_INVITES_INVITE_AS_VALUES.has(v))
         return false;
     return true;
 };
-const matchesScheduledMessageType = (v, strict) => {
+const matchesScheduledMessageType = (v, _strict) => {
     if (typeof v !== "string")
         return false;
     if (v !== "direct" && v !== "channel" && v !== "stream" && v !== "private")
         return false;
     return true;
 };
-const matchesTopicsPolicy = (v, strict) => {
+const matchesTopicsPolicy = (v, _strict) => {
     if (typeof v !== "string")
         return false;
     if (v !== "inherit" && v !== "allow_empty_topic" && v !== "disable_empty_topic" && v !== "empty_topic_only")
@@ -3012,7 +3012,7 @@ function checkMessage(v, out, all, strict) {
     }
 }
 /** Schema MessageFlagOp. */
-function checkMessageFlagOp(v, out, all, strict) {
+function checkMessageFlagOp(v, out, all, _strict) {
     if (typeof v !== "string") {
         pushWrongType(out, "", "a string");
         if (!all)
@@ -3229,7 +3229,7 @@ function checkNarrowOperand(v, out, all, strict) {
     }
 }
 /** Schema NarrowOperator. */
-function checkNarrowOperator(v, out, all, strict) {
+function checkNarrowOperator(v, out, all, _strict) {
     if (typeof v !== "string") {
         pushWrongType(out, "", "a string");
         if (!all)
@@ -4089,7 +4089,7 @@ function checkReactionDoesNotExistError(v, out, all, strict) {
     }
 }
 /** Schema ReactionType. */
-function checkReactionType(v, out, all, strict) {
+function checkReactionType(v, out, all, _strict) {
     if (typeof v !== "string") {
         pushWrongType(out, "", "a string");
         if (!all)
@@ -4102,7 +4102,7 @@ function checkReactionType(v, out, all, strict) {
     }
 }
 /** Schema ReportType. */
-function checkReportType(v, out, all, strict) {
+function checkReportType(v, out, all, _strict) {
     if (typeof v !== "string") {
         pushWrongType(out, "", "a string");
         if (!all)
@@ -4173,7 +4173,7 @@ function checkRequestTooLargeError(v, out, all, strict) {
     }
 }
 /** Schema Role. */
-function checkRole(v, out, all, strict) {
+function checkRole(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -4186,7 +4186,7 @@ function checkRole(v, out, all, strict) {
     }
 }
 /** Schema ScheduledMessageType. */
-function checkScheduledMessageType(v, out, all, strict) {
+function checkScheduledMessageType(v, out, all, _strict) {
     if (typeof v !== "string") {
         pushWrongType(out, "", "a string");
         if (!all)
@@ -4435,7 +4435,7 @@ function checkTopicLink(v, out, all, strict) {
     }
 }
 /** Schema TopicsPolicy. */
-function checkTopicsPolicy(v, out, all, strict) {
+function checkTopicsPolicy(v, out, all, _strict) {
     if (typeof v !== "string") {
         pushWrongType(out, "", "a string");
         if (!all)
@@ -4625,7 +4625,7 @@ function checkCreateVideoCallResponse(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of create-video-call. */
-function checkCreateVideoCallResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkCreateVideoCallResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -4638,7 +4638,7 @@ function checkCreateVideoCallResponse200HeaderXFeatureLevel(v, out, all, strict)
     }
 }
 /** Header X-Feature-Level of 200 of update-channel-folder. */
-function checkUpdateChannelFolderResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkUpdateChannelFolderResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -4744,7 +4744,7 @@ function checkFetchApiKeyResponse(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of fetch-api-key. */
-function checkFetchApiKeyResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkFetchApiKeyResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -4792,7 +4792,7 @@ function checkSendInvitesResponse400(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of send-invites. */
-function checkSendInvitesResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkSendInvitesResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -4805,7 +4805,7 @@ function checkSendInvitesResponse200HeaderXFeatureLevel(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of mark-topic-as-read. */
-function checkMarkTopicAsReadResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkMarkTopicAsReadResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -4982,7 +4982,7 @@ function checkUpdateMessageFlagsForNarrowResponse(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of update-message-flags-for-narrow. */
-function checkUpdateMessageFlagsForNarrowResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkUpdateMessageFlagsForNarrowResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5081,7 +5081,7 @@ function checkGetMessageResponse(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of get-message. */
-function checkGetMessageResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkGetMessageResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5182,7 +5182,7 @@ function checkGetMessageHistoryResponse(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of get-message-history. */
-function checkGetMessageHistoryResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkGetMessageHistoryResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5230,7 +5230,7 @@ function checkRemoveReactionResponse400(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of remove-reaction. */
-function checkRemoveReactionResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkRemoveReactionResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5243,7 +5243,7 @@ function checkRemoveReactionResponse200HeaderXFeatureLevel(v, out, all, strict) 
     }
 }
 /** Header X-Feature-Level of 200 of report-message. */
-function checkReportMessageResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkReportMessageResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5256,7 +5256,7 @@ function checkReportMessageResponse200HeaderXFeatureLevel(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of update-realm-domain. */
-function checkUpdateRealmDomainResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkUpdateRealmDomainResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5352,7 +5352,7 @@ function checkGetLinkifiersResponse(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of get-linkifiers. */
-function checkGetLinkifiersResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkGetLinkifiersResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5436,7 +5436,7 @@ function checkAddCodePlaygroundResponse(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of add-code-playground. */
-function checkAddCodePlaygroundResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkAddCodePlaygroundResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5520,7 +5520,7 @@ function checkCreateMessageReminderResponse(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of create-message-reminder. */
-function checkCreateMessageReminderResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkCreateMessageReminderResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5568,7 +5568,7 @@ function checkUpdateScheduledMessageResponse400(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of update-scheduled-message. */
-function checkUpdateScheduledMessageResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkUpdateScheduledMessageResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5581,7 +5581,7 @@ function checkUpdateScheduledMessageResponse200HeaderXFeatureLevel(v, out, all, 
     }
 }
 /** Header X-Feature-Level of 200 of update-stream. */
-function checkUpdateStreamResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkUpdateStreamResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5594,7 +5594,7 @@ function checkUpdateStreamResponse200HeaderXFeatureLevel(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of update-user-group-subgroups. */
-function checkUpdateUserGroupSubgroupsResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkUpdateUserGroupSubgroupsResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5700,7 +5700,7 @@ function checkUploadFileResponse(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of upload-file. */
-function checkUploadFileResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkUploadFileResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -5982,7 +5982,7 @@ function checkGetOwnUserResponse(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of get-own-user. */
-function checkGetOwnUserResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkGetOwnUserResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -6078,7 +6078,7 @@ function checkUpdatePresenceResponse(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of update-presence. */
-function checkUpdatePresenceResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkUpdatePresenceResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -6091,7 +6091,7 @@ function checkUpdatePresenceResponse200HeaderXFeatureLevel(v, out, all, strict) 
     }
 }
 /** Header X-Feature-Level of 200 of update-status. */
-function checkUpdateStatusResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkUpdateStatusResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)
@@ -6104,7 +6104,7 @@ function checkUpdateStatusResponse200HeaderXFeatureLevel(v, out, all, strict) {
     }
 }
 /** Header X-Feature-Level of 200 of update-user. */
-function checkUpdateUserResponse200HeaderXFeatureLevel(v, out, all, strict) {
+function checkUpdateUserResponse200HeaderXFeatureLevel(v, out, all, _strict) {
     if (!(typeof v === "number" && Number.isInteger(v))) {
         pushWrongType(out, "", "an integer");
         if (!all)

@@ -59,6 +59,8 @@ function typeCheck(dir: string): string[] {
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     strict: true,
     noUncheckedIndexedAccess: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
     verbatimModuleSyntax: true,
     isolatedModules: true,
     noEmit: true,
@@ -115,7 +117,7 @@ describe('validators target output', () => {
     expect(bodies.some((line) => /new (RegExp|Set)\(/.test(line))).toBe(false);
   });
 
-  it('type-checks under the project compiler options, hostile names included', () => {
+  it('type-checks under the project compiler options with noUnusedLocals and noUnusedParameters, hostile names included', () => {
     expect(typeCheck(writeGenerated(fixtureModel()))).toEqual([]);
     expect(typeCheck(writeGenerated(hostileModel()))).toEqual([]);
   });
