@@ -290,7 +290,8 @@ function readWholeJson(text: string, reader: JsonReader): unknown {
   const cursor = new JsonCursor(text);
   try {
     const value = reader(cursor);
-    return value !== JSON_MISS && skipJsonSpace(text, cursor.at) !== text.length ? JSON_MISS : value;
+    const end = cursor.at;
+    return value === JSON_MISS || end === text.length || skipJsonSpace(text, end) === text.length ? value : JSON_MISS;
   } catch {
     // Nesting deeper than the stack: JSON.parse decides.
     return JSON_MISS;
@@ -299,9 +300,18 @@ function readWholeJson(text: string, reader: JsonReader): unknown {
 
 /** The first index at or after `at` that is not JSON whitespace. */
 function skipJsonSpace(s: string, at: number): number {
-  let c = s.charCodeAt(at);
-  while (c === 32 || c === 10 || c === 13 || c === 9) c = s.charCodeAt(++at);
+  // Bounded: a read past the end deoptimises the function (V8 compiles `charCodeAt` for reads inside the string).
+  while (at < s.length) {
+    const c = s.charCodeAt(at);
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break;
+    at++;
+  }
   return at;
+}
+
+/** Whether `c` is JSON whitespace (the readers test the next character before calling `skipJsonSpace`). */
+function isJsonSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
 /** The index of the quote closing a string whose text starts at `start`, or -1 (escapes and control characters are left to JSON.parse). */
@@ -332,7 +342,8 @@ export function jsonOpen(c: JsonCursor, open: number, close: number): number {
     at = skipJsonSpace(s, at);
     if (s.charCodeAt(at) !== open) return -1;
   }
-  at = skipJsonSpace(s, at + 1);
+  at++;
+  if (isJsonSpace(s.charCodeAt(at))) at = skipJsonSpace(s, at);
   if (s.charCodeAt(at) === close) {
     c.at = at + 1;
     return 0;
@@ -444,11 +455,52 @@ export function readJsonInteger(c: JsonCursor): unknown {
   return n;
 }
 
+/**
+ * A list of integers at the cursor, written without whitespace or signs
+ * (`[5,9]`, as clients write ID lists), or whatever other value is there:
+ * anything else in it (`-1`, `0`, `1.5`, a space) reads again from the
+ * start with the general reader.
+ */
+export function readJsonIntegers(c: JsonCursor): unknown {
+  const s = c.s;
+  let i = c.at;
+  if (s.charCodeAt(i) !== 91 /* [ */) return readJsonValue(c);
+  const list: number[] = [];
+  let ch = s.charCodeAt(++i);
+  if (ch === 93 /* ] */) {
+    c.at = i + 1;
+    return list;
+  }
+  for (;;) {
+    if (ch < 49 || ch > 57) return readJsonValue(c);
+    const first = i;
+    let n = 0;
+    do {
+      n = n * 10 + (ch - 48);
+      ch = s.charCodeAt(++i);
+    } while (ch >= 48 && ch <= 57);
+    if (i - first > 15) return readJsonValue(c);
+    list.push(n);
+    if (ch === 44 /* , */) {
+      ch = s.charCodeAt(++i);
+    } else if (ch === 93 /* ] */) {
+      c.at = i + 1;
+      return list;
+    } else {
+      return readJsonValue(c);
+    }
+  }
+}
+
 /** Any JSON value at the cursor, past whitespace; the general reader every shaped reader falls back on. */
 export function readJsonValue(c: JsonCursor): unknown {
   const s = c.s;
-  const at = skipJsonSpace(s, c.at);
-  const ch = s.charCodeAt(at);
+  let at = c.at;
+  let ch = s.charCodeAt(at);
+  if (isJsonSpace(ch)) {
+    at = skipJsonSpace(s, at);
+    ch = s.charCodeAt(at);
+  }
   c.at = at;
   switch (ch) {
     case 34 /* " */: {
@@ -571,9 +623,12 @@ function integerEnd(text: string, start: number): number {
 
 /** `[1,2,3]` or `[1, 2, 3]` (integers only). */
 function parseIntegerList(text: string): unknown {
-  const list: number[] = [];
   let i = 1;
-  if (text.charCodeAt(i) === 93 /* ] */) return i + 1 === text.length ? list : NOT_TINY;
+  const second = text.charCodeAt(i);
+  if (second === 93 /* ] */) return i + 1 === text.length ? [] : NOT_TINY;
+  // A list of anything else (`[{`, `["`) is not tiny: no list is made for it.
+  if (second !== 45 /* - */ && !(second >= 48 && second <= 57)) return NOT_TINY;
+  const list: number[] = [];
   for (;;) {
     const end = integerEnd(text, i);
     if (end < 0) return NOT_TINY;

@@ -75,12 +75,12 @@ import {
   pushUnknownKeys,
   pushWrongType,
   readJsonInteger,
+  readJsonIntegers,
   readJsonString,
   readJsonValue,
   repeated,
   repeatedElements,
   responseValidatorTables,
-  selectResponse,
   singleFile,
   unsupportedParameters,
   validateWith,
@@ -380,7 +380,7 @@ const readJsonNarrowTermObject = (c: JsonCursor): unknown => {
 };
 const NARROW_TERM_OBJECT_JSON_KEYS = ["operator", "operand", "negated"];
 const NARROW_TERM_OPTION2_ITEM0_VALUES = /* @__PURE__ */ new Set<string>(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
-const matchesNarrowOperand = (v: unknown, strict: boolean): boolean => {
+const matchesNarrowOperand = (v: unknown, _strict: boolean): boolean => {
   if (typeof v === "string") {
     // Every value of this type matches.
   } else if (typeof v === "number") {
@@ -1059,11 +1059,11 @@ const readJsonGroupSettingMembers = (c: JsonCursor): unknown => {
     const i = jsonField(c, GROUP_SETTING_MEMBERS_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
-      v = readJsonValue(c);
+      v = readJsonIntegers(c);
       if (v === JSON_MISS) return v;
       o["direct_members"] = v;
     } else if (i === 1) {
-      v = readJsonValue(c);
+      v = readJsonIntegers(c);
       if (v === JSON_MISS) return v;
       o["direct_subgroups"] = v;
     } else if (i === -2 || !jsonMember(c, o)) {
@@ -1505,12 +1505,12 @@ const matchesErrorEnvelope = (v: unknown, strict: boolean): boolean => {
   }
   return true;
 };
-const matchesMessageFlagOp = (v: unknown, strict: boolean): boolean => {
+const matchesMessageFlagOp = (v: unknown, _strict: boolean): boolean => {
   if (typeof v !== "string") return false;
   if (v !== "add" && v !== "remove") return false;
   return true;
 };
-const matchesNarrowOperator = (v: unknown, strict: boolean): boolean => {
+const matchesNarrowOperator = (v: unknown, _strict: boolean): boolean => {
   if (typeof v !== "string") return false;
   if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(v)) return false;
   return true;
@@ -1573,27 +1573,27 @@ const matchesOwnUser = (v: unknown, strict: boolean): boolean => {
   }
   return true;
 };
-const matchesReactionType = (v: unknown, strict: boolean): boolean => {
+const matchesReactionType = (v: unknown, _strict: boolean): boolean => {
   if (typeof v !== "string") return false;
   if (v !== "unicode_emoji" && v !== "realm_emoji" && v !== "zulip_extra_emoji") return false;
   return true;
 };
-const matchesReportType = (v: unknown, strict: boolean): boolean => {
+const matchesReportType = (v: unknown, _strict: boolean): boolean => {
   if (typeof v !== "string") return false;
   if (v.length < 2 && codePointLength(v) < 1) return false;
   return true;
 };
-const matchesRole = (v: unknown, strict: boolean): boolean => {
+const matchesRole = (v: unknown, _strict: boolean): boolean => {
   if (!(typeof v === "number" && Number.isInteger(v))) return false;
   if (!SEND_INVITES_INVITE_AS_VALUES.has(v)) return false;
   return true;
 };
-const matchesScheduledMessageType = (v: unknown, strict: boolean): boolean => {
+const matchesScheduledMessageType = (v: unknown, _strict: boolean): boolean => {
   if (typeof v !== "string") return false;
   if (v !== "direct" && v !== "channel" && v !== "stream" && v !== "private") return false;
   return true;
 };
-const matchesTopicsPolicy = (v: unknown, strict: boolean): boolean => {
+const matchesTopicsPolicy = (v: unknown, _strict: boolean): boolean => {
   if (typeof v !== "string") return false;
   if (v !== "inherit" && v !== "allow_empty_topic" && v !== "disable_empty_topic" && v !== "empty_topic_only") return false;
   return true;
@@ -2389,7 +2389,7 @@ function checkMessage(v: unknown, out: Failure[], all: boolean, strict: boolean)
 }
 
 /** Schema MessageFlagOp. */
-function checkMessageFlagOp(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkMessageFlagOp(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (typeof v !== "string") {
     pushWrongType(out, "", "a string");
     if (!all) return;
@@ -2555,7 +2555,7 @@ function checkNarrowOperand(v: unknown, out: Failure[], all: boolean, strict: bo
 }
 
 /** Schema NarrowOperator. */
-function checkNarrowOperator(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkNarrowOperator(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (typeof v !== "string") {
     pushWrongType(out, "", "a string");
     if (!all) return;
@@ -3204,7 +3204,7 @@ function checkReactionDoesNotExistError(v: unknown, out: Failure[], all: boolean
 }
 
 /** Schema ReactionType. */
-function checkReactionType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkReactionType(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (typeof v !== "string") {
     pushWrongType(out, "", "a string");
     if (!all) return;
@@ -3215,7 +3215,7 @@ function checkReactionType(v: unknown, out: Failure[], all: boolean, strict: boo
 }
 
 /** Schema ReportType. */
-function checkReportType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkReportType(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (typeof v !== "string") {
     pushWrongType(out, "", "a string");
     if (!all) return;
@@ -3268,7 +3268,7 @@ function checkRequestTooLargeError(v: unknown, out: Failure[], all: boolean, str
 }
 
 /** Schema Role. */
-function checkRole(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkRole(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -3279,7 +3279,7 @@ function checkRole(v: unknown, out: Failure[], all: boolean, strict: boolean): v
 }
 
 /** Schema ScheduledMessageType. */
-function checkScheduledMessageType(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkScheduledMessageType(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (typeof v !== "string") {
     pushWrongType(out, "", "a string");
     if (!all) return;
@@ -3466,7 +3466,7 @@ function checkTopicLink(v: unknown, out: Failure[], all: boolean, strict: boolea
 }
 
 /** Schema TopicsPolicy. */
-function checkTopicsPolicy(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkTopicsPolicy(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (typeof v !== "string") {
     pushWrongType(out, "", "a string");
     if (!all) return;
@@ -3609,7 +3609,7 @@ function checkCreateVideoCallResponse(v: unknown, out: Failure[], all: boolean, 
 }
 
 /** Header X-Feature-Level of 200 of create-video-call. */
-function checkCreateVideoCallResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkCreateVideoCallResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -3620,7 +3620,7 @@ function checkCreateVideoCallResponse200HeaderXFeatureLevel(v: unknown, out: Fai
 }
 
 /** Header X-Feature-Level of 200 of update-channel-folder. */
-function checkUpdateChannelFolderResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateChannelFolderResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -3701,7 +3701,7 @@ function checkFetchApiKeyResponse(v: unknown, out: Failure[], all: boolean, stri
 }
 
 /** Header X-Feature-Level of 200 of fetch-api-key. */
-function checkFetchApiKeyResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkFetchApiKeyResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -3742,7 +3742,7 @@ function checkSendInvitesResponse400(v: unknown, out: Failure[], all: boolean, s
 }
 
 /** Header X-Feature-Level of 200 of send-invites. */
-function checkSendInvitesResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkSendInvitesResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -3753,7 +3753,7 @@ function checkSendInvitesResponse200HeaderXFeatureLevel(v: unknown, out: Failure
 }
 
 /** Header X-Feature-Level of 200 of mark-topic-as-read. */
-function checkMarkTopicAsReadResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkMarkTopicAsReadResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -3887,7 +3887,7 @@ function checkUpdateMessageFlagsForNarrowResponse(v: unknown, out: Failure[], al
 }
 
 /** Header X-Feature-Level of 200 of update-message-flags-for-narrow. */
-function checkUpdateMessageFlagsForNarrowResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateMessageFlagsForNarrowResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -3964,7 +3964,7 @@ function checkGetMessageResponse(v: unknown, out: Failure[], all: boolean, stric
 }
 
 /** Header X-Feature-Level of 200 of get-message. */
-function checkGetMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkGetMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4043,7 +4043,7 @@ function checkGetMessageHistoryResponse(v: unknown, out: Failure[], all: boolean
 }
 
 /** Header X-Feature-Level of 200 of get-message-history. */
-function checkGetMessageHistoryResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkGetMessageHistoryResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4084,7 +4084,7 @@ function checkRemoveReactionResponse400(v: unknown, out: Failure[], all: boolean
 }
 
 /** Header X-Feature-Level of 200 of remove-reaction. */
-function checkRemoveReactionResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkRemoveReactionResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4095,7 +4095,7 @@ function checkRemoveReactionResponse200HeaderXFeatureLevel(v: unknown, out: Fail
 }
 
 /** Header X-Feature-Level of 200 of report-message. */
-function checkReportMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkReportMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4106,7 +4106,7 @@ function checkReportMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failu
 }
 
 /** Header X-Feature-Level of 200 of update-realm-domain. */
-function checkUpdateRealmDomainResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateRealmDomainResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4181,7 +4181,7 @@ function checkGetLinkifiersResponse(v: unknown, out: Failure[], all: boolean, st
 }
 
 /** Header X-Feature-Level of 200 of get-linkifiers. */
-function checkGetLinkifiersResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkGetLinkifiersResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4246,7 +4246,7 @@ function checkAddCodePlaygroundResponse(v: unknown, out: Failure[], all: boolean
 }
 
 /** Header X-Feature-Level of 200 of add-code-playground. */
-function checkAddCodePlaygroundResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkAddCodePlaygroundResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4311,7 +4311,7 @@ function checkCreateMessageReminderResponse(v: unknown, out: Failure[], all: boo
 }
 
 /** Header X-Feature-Level of 200 of create-message-reminder. */
-function checkCreateMessageReminderResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkCreateMessageReminderResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4352,7 +4352,7 @@ function checkUpdateScheduledMessageResponse400(v: unknown, out: Failure[], all:
 }
 
 /** Header X-Feature-Level of 200 of update-scheduled-message. */
-function checkUpdateScheduledMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateScheduledMessageResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4363,7 +4363,7 @@ function checkUpdateScheduledMessageResponse200HeaderXFeatureLevel(v: unknown, o
 }
 
 /** Header X-Feature-Level of 200 of update-stream. */
-function checkUpdateStreamResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateStreamResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4374,7 +4374,7 @@ function checkUpdateStreamResponse200HeaderXFeatureLevel(v: unknown, out: Failur
 }
 
 /** Header X-Feature-Level of 200 of update-user-group-subgroups. */
-function checkUpdateUserGroupSubgroupsResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateUserGroupSubgroupsResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4455,7 +4455,7 @@ function checkUploadFileResponse(v: unknown, out: Failure[], all: boolean, stric
 }
 
 /** Header X-Feature-Level of 200 of upload-file. */
-function checkUploadFileResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUploadFileResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4667,7 +4667,7 @@ function checkGetOwnUserResponse(v: unknown, out: Failure[], all: boolean, stric
 }
 
 /** Header X-Feature-Level of 200 of get-own-user. */
-function checkGetOwnUserResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkGetOwnUserResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4742,7 +4742,7 @@ function checkUpdatePresenceResponse(v: unknown, out: Failure[], all: boolean, s
 }
 
 /** Header X-Feature-Level of 200 of update-presence. */
-function checkUpdatePresenceResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdatePresenceResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4753,7 +4753,7 @@ function checkUpdatePresenceResponse200HeaderXFeatureLevel(v: unknown, out: Fail
 }
 
 /** Header X-Feature-Level of 200 of update-status. */
-function checkUpdateStatusResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateStatusResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
@@ -4764,7 +4764,7 @@ function checkUpdateStatusResponse200HeaderXFeatureLevel(v: unknown, out: Failur
 }
 
 /** Header X-Feature-Level of 200 of update-user. */
-function checkUpdateUserResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, strict: boolean): void {
+function checkUpdateUserResponse200HeaderXFeatureLevel(v: unknown, out: Failure[], all: boolean, _strict: boolean): void {
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;

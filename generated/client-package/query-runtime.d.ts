@@ -35,3 +35,17 @@ export declare function operationQueryOptions<K extends QueryKey & AnyDataTag, O
 }>(queryKey: K, options: O | undefined, call: (options: O) => Promise<InferDataFromTag<unknown, K>>): OperationQueryOptions<K>;
 /** Options of one write: the key is the operation's id, so `isMutating({ mutationKey })` can count its calls. */
 export declare function operationMutationOptions<Id extends string, V, TData, TError>(id: Id, call: (variables: V) => Promise<TData>): OperationMutationOptions<Id, V, TData, TError>;
+/** A signal of a request, and what to call once the request has settled. */
+export interface JoinedSignal {
+    signal: AbortSignal;
+    release(): void;
+}
+/**
+ * A signal that aborts when either does, with the reason of the first to
+ * abort; needed only when the caller gives a signal too. `AbortSignal.any`
+ * where the platform has it (Node 20.3, browsers since 2024); elsewhere
+ * (Node 18, older browsers) a controller that listeners on both signals
+ * abort, listeners that `release` removes, so that a long-lived signal of
+ * the caller does not keep one per query it was given to.
+ */
+export declare function joinSignals(mine: AbortSignal | undefined, theirs: AbortSignal): JoinedSignal;

@@ -13,7 +13,10 @@ export function operationQueryKey(id, params) {
 export function operationQueryOptions(queryKey, options, call) {
     return {
         queryKey,
-        queryFn: ({ signal }) => call({ ...options, signal: bothSignals(options?.signal, signal) }),
+        queryFn: ({ signal }) => {
+            const joined = joinSignals(options?.signal, signal);
+            return call({ ...options, signal: joined.signal }).finally(joined.release);
+        },
     };
 }
 /** Options of one write: the key is the operation's id, so `isMutating({ mutationKey })` can count its calls. */
@@ -23,9 +26,31 @@ export function operationMutationOptions(id, call) {
         mutationFn: (variables) => call(variables),
     };
 }
-/** A signal that aborts when either does (`AbortSignal.any`: Node 20.3, browsers since 2024; needed only when the caller gives a signal too). */
-function bothSignals(mine, theirs) {
+/**
+ * A signal that aborts when either does, with the reason of the first to
+ * abort; needed only when the caller gives a signal too. `AbortSignal.any`
+ * where the platform has it (Node 20.3, browsers since 2024); elsewhere
+ * (Node 18, older browsers) a controller that listeners on both signals
+ * abort, listeners that `release` removes, so that a long-lived signal of
+ * the caller does not keep one per query it was given to.
+ */
+export function joinSignals(mine, theirs) {
     if (mine === undefined || mine === theirs)
-        return theirs;
-    return AbortSignal.any([mine, theirs]);
+        return { signal: theirs, release: nothing };
+    if (typeof AbortSignal.any === 'function')
+        return { signal: AbortSignal.any([mine, theirs]), release: nothing };
+    const controller = new AbortController();
+    const signals = [mine, theirs];
+    const release = () => signals.forEach((signal) => signal.removeEventListener('abort', abort));
+    const abort = (event) => {
+        release();
+        controller.abort(event.target.reason);
+    };
+    const first = signals.find((signal) => signal.aborted);
+    if (first !== undefined)
+        controller.abort(first.reason);
+    else
+        signals.forEach((signal) => signal.addEventListener('abort', abort));
+    return { signal: controller.signal, release };
 }
+function nothing() { }

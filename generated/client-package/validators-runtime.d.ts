@@ -175,6 +175,13 @@ export declare function jsonMember(c: JsonCursor, o: Record<string, unknown>): b
 export declare function readJsonString(c: JsonCursor): unknown;
 /** An integer at the cursor (at most 15 digits, so exact), or whatever other value is there. */
 export declare function readJsonInteger(c: JsonCursor): unknown;
+/**
+ * A list of integers at the cursor, written without whitespace or signs
+ * (`[5,9]`, as clients write ID lists), or whatever other value is there:
+ * anything else in it (`-1`, `0`, `1.5`, a space) reads again from the
+ * start with the general reader.
+ */
+export declare function readJsonIntegers(c: JsonCursor): unknown;
 /** Any JSON value at the cursor, past whitespace; the general reader every shaped reader falls back on. */
 export declare function readJsonValue(c: JsonCursor): unknown;
 /** Decimal integer text to a number, or the message saying why it is not one. */

@@ -1,7 +1,9 @@
 /**
  * `npm run lint`, after `tsc --noEmit`: type-checks every golden folder of
  * generated TypeScript under test/fixtures/ (`<fixture>/golden/*.ts`) with the
- * project's compiler options (strict, noUncheckedIndexedAccess, ...).
+ * project's compiler options (strict, noUncheckedIndexedAccess, ...) and, as
+ * users who compile generated code strictly set them, noUnusedLocals and
+ * noUnusedParameters.
  *
  * The goldens keep only what is generated per document. The runtime module
  * their `validators.ts` imports (`./validators-runtime.js`) is the same for
@@ -33,7 +35,7 @@ const folders = goldenFolders(join(repoRoot, 'test/fixtures'));
 const files = folders.flatMap((folder) => readdirSync(folder).filter((name) => name.endsWith('.ts')).map((name) => join(folder, name)));
 const config = ts.getParsedCommandLineOfConfigFile(join(repoRoot, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
 if (config === undefined) throw new Error('tsconfig.json: not readable');
-const errors = typeCheck(files, { ...config.options, noEmit: true, rootDirs: [join(repoRoot, 'runtime'), ...folders] });
+const errors = typeCheck(files, { ...config.options, noUnusedLocals: true, noUnusedParameters: true, noEmit: true, rootDirs: [join(repoRoot, 'runtime'), ...folders] });
 if (errors.length > 0) {
   for (const line of errors) console.error(line);
   process.exitCode = 1;

@@ -62,6 +62,8 @@ export interface ServerView {
   /** Names server.ts imports from server-runtime.js and types.js. */
   runtimeImports: string[];
   typeImports: string[];
+  /** Whether a handler's type names the `User` type parameter of `Handlers` (else it is `_User`, as `noUnusedParameters` asks). */
+  handlersUseUser: boolean;
 }
 
 export function buildView(model: ApiModel, errorFormat: string = 'undefined'): ServerView {
@@ -79,11 +81,12 @@ export function buildView(model: ApiModel, errorFormat: string = 'undefined'): S
     credentialType: credentialType(model),
     runtimeImports: runtimeImports(model, operations),
     typeImports: typeImports(model, operations),
+    handlersUseUser: operations.some((operation) => operation.userType.includes('User')),
   };
 }
 
 function runtimeImports(model: ApiModel, operations: OperationView[]): string[] {
-  const names = ['frameworkErrorsOf', 'operation', 'registerOperations', 'type ApiSettings', 'type Handler'];
+  const names = ['frameworkErrorsOf', ...(operations.length > 0 ? ['operation'] : []), 'registerOperations', 'type ApiSettings', ...(operations.length > 0 ? ['type Handler'] : [])];
   const kinds = new Set(securitySchemes(model).map((scheme) => scheme.kind));
   if (kinds.has('apiKey')) names.push('type ApiKeyCredential');
   if (kinds.has('basic')) names.push('type BasicCredential');

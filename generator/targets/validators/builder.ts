@@ -203,3 +203,63 @@ function conjunct(cond: string): string {
   }
   return cond;
 }
+
+/** A parameter of a generated function: its name and type (`?` after the name for an optional one goes in `name`). */
+export type Param = readonly [name: string, type: string];
+
+/**
+ * A parameter list for a function whose body is `stmts`: a parameter the
+ * body never reads is named with a leading `_`, as TypeScript's
+ * `noUnusedParameters` asks (a function's signature is fixed by the type it
+ * must have, whatever its body reads).
+ */
+export function parameterList(params: readonly Param[], stmts: readonly Stmt[]): string {
+  return params
+    .map(([name, type]) => {
+      const bare = name.endsWith('?') ? name.slice(0, -1) : name;
+      return `${reads(stmts, bare) ? '' : '_'}${name}: ${type}`;
+    })
+    .join(', ');
+}
+
+/**
+ * Whether the statements, dead code removed, read `name`: the identifier
+ * outside string literals and comments, not as a property name (`a.name`).
+ */
+export function reads(stmts: readonly Stmt[], name: string): boolean {
+  return withoutDeadCode(stmts).some((stmt) => readsIn(stmt, name));
+}
+
+function readsIn(stmt: Stmt, name: string): boolean {
+  if (typeof stmt === 'string') return !stmt.startsWith('//') && hasIdentifier(stmt, name);
+  switch (stmt.kind) {
+    case 'return':
+      return stmt.value !== undefined && hasIdentifier(stmt.value, name);
+    case 'exit':
+      return false;
+    case 'if':
+      return hasIdentifier(stmt.cond, name) || stmt.then.some((s) => readsIn(s, name)) || stmt.else.some((s) => readsIn(s, name));
+    case 'block':
+      return hasIdentifier(stmt.head, name) || hasIdentifier(stmt.tail, name) || stmt.body.some((s) => readsIn(s, name));
+  }
+}
+
+function isIdentifierChar(c: string | undefined): boolean {
+  return c !== undefined && /[A-Za-z0-9_$]/.test(c);
+}
+
+/** Whether `code` holds `name` as a whole identifier, outside string literals and not after a `.`. */
+function hasIdentifier(code: string, name: string): boolean {
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i]!;
+    if (c === '"' || c === "'" || c === '`') {
+      for (i++; i < code.length && code[i] !== c; i++) if (code[i] === '\\') i++;
+    } else if (code.startsWith(name, i) && !isIdentifierChar(code[i - 1]) && code[i - 1] !== '.' && !isIdentifierChar(code[i + name.length])) {
+      return true;
+    } else if (isIdentifierChar(c)) {
+      // Past the rest of this identifier: a name is only ever found at the start of one.
+      while (isIdentifierChar(code[i + 1])) i++;
+    }
+  }
+  return false;
+}

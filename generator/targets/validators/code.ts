@@ -31,8 +31,12 @@ export function propertySegment(name: string): string {
   return IDENTIFIER.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
 }
 
-/** A piece of an issue path: fixed text, or an expression evaluated only on failure. */
-export type PathPart = { text: string } | { expr: string };
+/**
+ * A piece of an issue path: fixed text, an expression evaluated only on
+ * failure, or an object key held in a local (printed through the runtime's
+ * `keySegment`, imported only where a failure prints it).
+ */
+export type PathPart = { text: string } | { expr: string } | { key: string };
 
 export function appendText(path: PathPart[], text: string): PathPart[] {
   const last = path[path.length - 1];
@@ -44,10 +48,14 @@ export function appendExpr(path: PathPart[], expr: string): PathPart[] {
   return [...path, { expr }];
 }
 
-/** The expression that builds a path at run time (`""` for the value itself). */
-export function pathExpression(path: PathPart[]): string {
+export function appendKey(path: PathPart[], key: string): PathPart[] {
+  return [...path, { key }];
+}
+
+/** The expression that builds a path at run time (`""` for the value itself); `use` names the runtime helper a key segment calls. */
+export function pathExpression(path: PathPart[], use: (name: 'keySegment') => string): string {
   if (path.length === 0) return '""';
-  return path.map((part) => ('text' in part ? literal(part.text) : part.expr)).join(' + ');
+  return path.map((part) => ('text' in part ? literal(part.text) : 'expr' in part ? part.expr : `${use('keySegment')}(${part.key})`)).join(' + ');
 }
 
 /** Names a reserved by `Object.prototype`, which a plain `obj[name]` read would find on any object. */

@@ -1,7 +1,7 @@
 import type { ApiModel, NamedSchema, RefSchema, Schema } from '../../model/types.js';
 import * as validatorsRuntime from '../../../runtime/validators-runtime.js';
 import { compareStrings, constantName, snakeName } from '../../model/names.js';
-import { print, type Stmt } from './builder.js';
+import { parameterList, print, type Param, type Stmt } from './builder.js';
 import { commentText } from './code.js';
 
 /** The runtime module's exports, by name: what generated code may import from `./validators-runtime.js`. */
@@ -12,6 +12,12 @@ export type RuntimeType = 'Decoded' | 'Failure' | 'HeadersLike' | 'HeaderTable' 
 
 /** Names a check function uses for its own purposes: its parameters. */
 const CHECK_LOCALS = ['v', 'out', 'all', 'strict'];
+
+/** The parameters of a check function `(v, out, all, strict) => void`. */
+export const CHECK_PARAMS: readonly Param[] = [['v', 'unknown'], ['out', 'Failure[]'], ['all', 'boolean'], ['strict', 'boolean']];
+
+/** The parameters of a predicate `(v, strict) => boolean`. */
+const PREDICATE_PARAMS: readonly Param[] = [['v', 'unknown'], ['strict', 'boolean']];
 
 /** Names a decoder uses for its own purposes: its parameter, result and the steps of each parameter. */
 export const DECODER_LOCALS = ['raw', 'value', 'w', 'x', 'l', 'f', 't', 'c', 'r'];
@@ -141,30 +147,52 @@ export class EmitContext {
 
   /** Structural keys of large inline schemas written more than once (big documents repeat nested objects inline). */
   private readonly repeated: Set<string>;
-  private readonly sharedFunctions = new Map<string, string>();
+  /** Each repeated shape met so far: the first copy met and its label, and its check function once one is asked for. */
+  private readonly sharedShapes = new Map<string, { schema: Schema; label: string; check?: string }>();
   private readonly building = new Set<Schema>();
+
+  /** The shared entry of a large inline schema written more than once, or undefined (see `sharedFunction`). */
+  private sharedShape(schema: Schema, label: string): { schema: Schema; label: string; check?: string } | undefined {
+    if (this.repeated.size === 0 || this.building.has(schema)) return undefined;
+    const key = shapeKey(schema);
+    if (key === undefined || !this.repeated.has(key)) return undefined;
+    let shape = this.sharedShapes.get(key);
+    if (shape === undefined) {
+      shape = { schema, label };
+      this.sharedShapes.set(key, shape);
+    }
+    return shape;
+  }
 
   /**
    * The function shared by every copy of a large inline schema that the
    * document writes more than once, or undefined when `schema` is not one
    * (or is the one whose function is being built). It is named after the
-   * first place that needs it.
+   * first place that meets the shape.
    */
   sharedFunction(schema: Schema, label: string): string | undefined {
-    if (this.repeated.size === 0 || this.building.has(schema)) return undefined;
-    const key = shapeKey(schema);
-    if (key === undefined || !this.repeated.has(key)) return undefined;
-    const existing = this.sharedFunctions.get(key);
-    if (existing !== undefined) return existing;
-    const fnName = this.names.unique(`check${label}`);
-    this.sharedFunctions.set(key, fnName);
+    const shape = this.sharedShape(schema, label);
+    if (shape === undefined) return undefined;
+    if (shape.check !== undefined) return shape.check;
+    const fnName = this.names.unique(`check${shape.label}`);
+    shape.check = fnName;
     const fn: CheckFunction = { name: fnName, comment: 'A shape the document writes inline in several places.', body: [] };
     this.sharedChecks.push(fn);
-    this.functionSchemas.set(fnName, { schema, label });
-    this.building.add(schema);
-    fn.body = this.builders.check(schema, this, new Scope(), label);
-    this.building.delete(schema);
+    this.functionSchemas.set(fnName, { schema: shape.schema, label: shape.label });
+    this.building.add(shape.schema);
+    fn.body = this.builders.check(shape.schema, this, new Scope(), shape.label);
+    this.building.delete(shape.schema);
     return fnName;
+  }
+
+  /**
+   * The predicate shared by every copy of such a schema, or undefined as for
+   * `sharedFunction`; its check function is made only where a check calls it,
+   * so a shape only predicates meet has none.
+   */
+  sharedPredicate(schema: Schema, label: string): string | undefined {
+    const shape = this.sharedShape(schema, label);
+    return shape === undefined ? undefined : this.testFunction(shape.schema, shape.label);
   }
 
   /** The named schema whose node `schema` is (a response the model resolved to the schema it names), if any. */
@@ -204,9 +232,9 @@ export class EmitContext {
   }
 
   /** A module-level function `const name = <signature> => { body };` holding part of a long check. */
-  partFunction(base: string, signature: string, body: Stmt[], exit: string): string {
+  partFunction(base: string, params: readonly Param[], returns: string, body: Stmt[], exit: string): string {
     const name = this.names.unique(base);
-    this.constants.push([`const ${name} = ${signature} => {`, ...print(body, exit, 1), '};'].join('\n'));
+    this.constants.push([`const ${name} = (${parameterList(params, body)}): ${returns} => {`, ...print(body, exit, 1), '};'].join('\n'));
     return name;
   }
 
@@ -286,7 +314,7 @@ export class EmitContext {
     if (added) this.building.add(schema);
     const body = this.builders.test(schema, this, new Scope(), label);
     if (added) this.building.delete(schema);
-    this.define(slot, [`const ${name} = (v: unknown, strict: boolean): boolean => {`, ...print(body, 'return true;', 1), '};'].join('\n'));
+    this.define(slot, [`const ${name} = (${parameterList(PREDICATE_PARAMS, body)}): boolean => {`, ...print(body, 'return true;', 1), '};'].join('\n'));
     return name;
   }
 

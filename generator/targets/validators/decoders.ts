@@ -34,11 +34,9 @@ export function decoderBody(operation: Operation, ctx: EmitContext): Stmt[] {
     else if (objectExploded(parameter, ctx)) for (const property of objectProperties(parameter, ctx)) known.add(property);
   }
   const label = operation.names.pascal;
-  const knownSet = ctx.constant(`${label}Parameters`, `new Set<string>(${listLiteral([...known])})`, 'call');
-  const deepList = deep.length === 0 ? '' : `, ${ctx.constant(`${label}DeepParameters`, listLiteral(deep))}`;
   // A free-form map of query fields takes every field no other parameter names: none is unsupported.
   const takesAll = operation.parameters.some((p) => p.location === 'query' && p.encoding === 'plain' && freeForm(p, ctx));
-  const unsupported = takesAll ? '[]' : `${ctx.use('unsupportedParameters')}(raw, ${knownSet}${deepList})`;
+  const unsupported = takesAll ? '[]' : unsupportedCall(label, known, deep, ctx);
   lines.push(ret(`{ ok: true, value: value as unknown as ${operation.names.pascal}Params, unsupported: ${unsupported} }`));
   return lines;
 }
@@ -64,6 +62,13 @@ export function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Sc
   return [lookup, ...ifBlock('w !== undefined', present)];
 }
 
+/** The call listing the names of a request that no parameter takes, with its constants. */
+function unsupportedCall(label: string, known: Set<string>, deep: string[], ctx: EmitContext): string {
+  const knownSet = ctx.constant(`${label}Parameters`, `new Set<string>(${listLiteral([...known])})`, 'call');
+  const deepList = deep.length === 0 ? '' : `, ${ctx.constant(`${label}DeepParameters`, listLiteral(deep))}`;
+  return `${ctx.use('unsupportedParameters')}(raw, ${knownSet}${deepList})`;
+}
+
 /** Wire text `w` to a checked value `x`, returning early on the first failure. */
 function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope, label: string): Stmt[] {
   const name = literal(parameter.name);
@@ -72,8 +77,11 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope, label
   const check = (typeKnown: boolean | 'exact'): Stmt[] => emitCheck({ schema: parameter.schema, value: 'x', path: [], sink, ctx, scope, typeKnown, label });
 
   if (parameter.encoding === 'json') {
-    const reader = jsonReader(parameter.schema, ctx, label);
-    const parse = reader === undefined ? `${ctx.use('parseJson')}(w)` : `${ctx.use('parseJson')}(w, ${reader})`;
+    // The text's reader is made only where the text is parsed whole.
+    const parse = (): string => {
+      const reader = jsonReader(parameter.schema, ctx, label);
+      return reader === undefined ? `${ctx.use('parseJson')}(w)` : `${ctx.use('parseJson')}(w, ${reader})`;
+    };
     if (resolved.kind === 'array' && parameter.explode === true) {
       // One JSON part per element (a multipart list of objects).
       return [
@@ -86,14 +94,14 @@ function decodeLines(parameter: Parameter, ctx: EmitContext, scope: Scope, label
       // A list may also arrive as the same field repeated, one element each.
       const itemKind = resolved.items === undefined ? 'json' : elementKind(resolved.items, ctx);
       return [
-        `const x = typeof w === "string" ? ${parse} : ${ctx.use('repeatedElements')}(w, ${literal(itemKind)});`,
+        `const x = typeof w === "string" ? ${parse()} : ${ctx.use('repeatedElements')}(w, ${literal(itemKind)});`,
         `if (x === ${ctx.use('INVALID_JSON')}) return ${ctx.use('invalidJson')}(${name});`,
         ...check(false),
       ];
     }
     return [
       `if (typeof w !== "string") return ${ctx.use('repeated')}(${name});`,
-      `const x = ${parse};`,
+      `const x = ${parse()};`,
       `if (x === ${ctx.use('INVALID_JSON')}) return ${ctx.use('invalidJson')}(${name});`,
       ...check(false),
     ];

@@ -2,13 +2,14 @@ import type { ApiModel } from '../../model/types.js';
 import { banner } from '../banner.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { runtimeFile } from '../runtime.js';
-import { print } from './builder.js';
+import { parameterList, print } from './builder.js';
 import { commentText, literal } from './code.js';
 import { constantName } from '../../model/names.js';
 import { decoderBody } from './decoders.js';
 import { emitContext, errorBodyCheck, headerTable, responseFunction, responseTable, type OwnFunction } from './functions.js';
 import { predicateOf } from './checks/predicate.js';
 import { loadTemplates } from './templates.js';
+import { CHECK_PARAMS } from './context.js';
 
 
 export interface ValidatorsSource {
@@ -63,7 +64,12 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
     comment: commentText(named.name),
   }));
 
-  const functions = [...ctx.functions(), ...own, errorBody].map((fn) => ({ name: fn.name, comment: fn.comment, body: print(fn.body, 'return;', 1).join('\n') }));
+  const functions = [...ctx.functions(), ...own, errorBody].map((fn) => ({
+    name: fn.name,
+    comment: fn.comment,
+    parameters: parameterList(CHECK_PARAMS, fn.body),
+    body: print(fn.body, 'return;', 1).join('\n'),
+  }));
   const view = {
     banner: banner(model, command, 'line'),
     typeImports: model.operations.flatMap((o) => [`${o.names.pascal}Params`, `${o.names.pascal}Response`]),
@@ -76,9 +82,22 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
     schemaEntries,
     errorFunction: errorBody.name,
   };
-  // The template itself calls these; every other import is what the emitted checks used.
-  for (const name of ['validateWith', 'checkResponse', 'checkResponseHeaders', 'responseValidatorTables', 'selectResponse', 'checkSchema', 'decoderSchema'] as const) ctx.use(name);
-  for (const name of ['Decoded', 'Failure', 'HeadersLike', 'HeaderTable', 'Issue', 'RawRequest', 'ResponseCheck', 'ResponseTable', 'StandardSchemaV1', 'ValidateOptions'] as const) ctx.useType(name);
+  // What the template itself calls, as it calls it; every other import is what the emitted checks used.
+  for (const name of ['validateWith', 'responseValidatorTables'] as const) ctx.use(name);
+  for (const name of ['Decoded', 'Failure', 'HeadersLike', 'Issue', 'RawRequest', 'ResponseCheck', 'ValidateOptions'] as const) ctx.useType(name);
+  if (operations.length > 0) {
+    for (const name of ['checkResponse', 'checkSchema', 'decoderSchema'] as const) ctx.use(name);
+    for (const name of ['ResponseTable', 'StandardSchemaV1'] as const) ctx.useType(name);
+  }
+  if (schemaEntries.length > 0) {
+    ctx.use('checkSchema');
+    ctx.useType('StandardSchemaV1');
+  }
+  if (operations.some((o) => o.headersTable !== undefined)) {
+    ctx.use('checkResponseHeaders');
+    ctx.useType('HeaderTable');
+  }
+  if (operations.some((o) => o.headersTable === undefined)) ctx.use('selectResponse');
   const templates = loadTemplates(templatesDir);
   return { validators: templates.validators({ ...view, runtimeImports: ctx.runtimeImports(), runtimeTypes: ctx.runtimeTypeImports().join(', ') }), runtime: runtimeFile('validators-runtime.ts', model, command), warnings: ctx.warnings };
 }

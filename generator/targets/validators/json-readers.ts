@@ -93,12 +93,20 @@ function mayBeString(schema: Schema, ctx: EmitContext, seen: Set<string> = new S
   return schema.kind === 'string';
 }
 
+/** Whether a list's items are numbers (integers read by hand, any other number by the general reader). */
+function isNumeric(schema: Schema, ctx: EmitContext): boolean {
+  const kind = ctx.resolve(schema).kind;
+  return kind === 'integer' || kind === 'number';
+}
+
 /** The reader's name for `schema`: a generated function (named after `label`), `readJsonString`, or the general reader. */
 function readerOf(schema: Schema, ctx: EmitContext, label: string): string {
   if (!shaped(schema, ctx)) {
     if (mayBeString(schema, ctx)) return ctx.use('readJsonString');
-    const kind = ctx.resolve(schema).kind;
-    return ctx.use(kind === 'integer' || kind === 'number' ? 'readJsonInteger' : 'readJsonValue');
+    const resolved = ctx.resolve(schema);
+    if (resolved.kind === 'integer' || resolved.kind === 'number') return ctx.use('readJsonInteger');
+    if (resolved.kind === 'array' && resolved.items !== undefined && isNumeric(resolved.items, ctx)) return ctx.use('readJsonIntegers');
+    return ctx.use('readJsonValue');
   }
   const st = state(ctx);
   // A reference reads as its named schema, with one function per name.

@@ -32,6 +32,7 @@ export interface Sink {
 
 /** The sink of check functions `(v, out, all, strict)`: failures are pushed to `out`. */
 export function collectSink(ctx: EmitContext, strict = 'strict'): Sink {
+  const use = (name: 'keySegment'): string => ctx.use(name);
   return {
     kind: 'collect',
     fail(rule, path, message) {
@@ -39,11 +40,11 @@ export function collectSink(ctx: EmitContext, strict = 'strict'): Sink {
     },
     call(fn, value, path, scope) {
       const mark = partLocal(scope, value, 'mark');
-      const after: Stmt[] = path.length === 0 ? ifBlock('!all', [EXIT]) : [`${ctx.use('prefixFailures')}(out, ${mark}, ${pathExpression(path)});`, ...ifBlock('!all', [EXIT])];
+      const after: Stmt[] = path.length === 0 ? ifBlock('!all', [EXIT]) : [`${ctx.use('prefixFailures')}(out, ${mark}, ${pathExpression(path, use)});`, ...ifBlock('!all', [EXIT])];
       return [`const ${mark} = out.length;`, `${fn}(${value}, out, all, ${strict});`, ...ifBlock(`out.length !== ${mark}`, after)];
     },
     unknownKeys(record, known, path) {
-      return ifBlock(`${strict} && ${ctx.use('pushUnknownKeys')}(out, ${pathExpression(path)}, ${record}, ${known}, all)`, [EXIT]);
+      return ifBlock(`${strict} && ${ctx.use('pushUnknownKeys')}(out, ${pathExpression(path, use)}, ${record}, ${known}, all)`, [EXIT]);
     },
     strict,
     relaxed: () => collectSink(ctx, 'false'),
@@ -58,7 +59,7 @@ const TYPE_MESSAGE = 'must be ';
  * one short call.
  */
 function failureRecord(ctx: EmitContext, rule: string, path: PathPart[], message: string): string {
-  const at = pathExpression(path);
+  const at = pathExpression(path, (name) => ctx.use(name));
   if (rule === 'required' && message === 'is required') return `${ctx.use('pushMissing')}(out, ${at});`;
   if (rule === 'type' && message.startsWith(TYPE_MESSAGE)) return `${ctx.use('pushWrongType')}(out, ${at}, ${literal(message.slice(TYPE_MESSAGE.length))});`;
   return `${ctx.use('pushFailure')}(out, ${at}, ${literal(message)}, ${literal(rule)});`;
@@ -71,17 +72,18 @@ function failureRecord(ctx: EmitContext, rule: string, path: PathPart[], message
  */
 export function decodeSink(ctx: EmitContext, parameter: string): Sink {
   const name = literal(parameter);
+  const use = (helper: 'keySegment'): string => ctx.use(helper);
   const sink: Sink = {
     kind: 'decode',
     fail(rule, path, message) {
-      return [ret(`${ctx.use('invalid')}(${name}, ${literal(rule)}, ${pathExpression(path)}, ${literal(message)})`)];
+      return [ret(`${ctx.use('invalid')}(${name}, ${literal(rule)}, ${pathExpression(path, use)}, ${literal(message)})`)];
     },
     call(fn, value, path, scope) {
       const found = partLocal(scope, value, 'failures');
       return ifBlock(`!${ctx.predicateOfFunction(fn)}(${value}, false)`, [
         `const ${found}: Failure[] = [];`,
         `${fn}(${value}, ${found}, false, false);`,
-        `if (${found}.length !== 0) return ${ctx.use('invalidFrom')}(${name}, ${found}[0]!, ${pathExpression(path)});`,
+        `if (${found}.length !== 0) return ${ctx.use('invalidFrom')}(${name}, ${found}[0]!, ${pathExpression(path, use)});`,
       ]);
     },
     strict: 'false',

@@ -42,8 +42,14 @@ export interface CheckArgs<S extends Schema = Schema> {
  * present, then the schema's extra `allOf` members and its `not`.
  */
 export function emitCheck(args: CheckArgs): Stmt[] {
-  const shared = args.ctx.sharedFunction(args.schema, args.label);
-  if (shared !== undefined) return args.sink.call(shared, args.value, args.path, args.scope);
+  if (args.sink.kind === 'test') {
+    // A predicate calls the shape's predicate alone: no check function is made for it.
+    const predicate = args.ctx.sharedPredicate(args.schema, args.label);
+    if (predicate !== undefined) return [`if (!${predicate}(${args.value}, ${args.sink.strict})) return false;`];
+  } else {
+    const shared = args.ctx.sharedFunction(args.schema, args.label);
+    if (shared !== undefined) return args.sink.call(shared, args.value, args.path, args.scope);
+  }
   const own = emitOwn(args);
   const { schema } = args;
   if (schema.allOf === undefined && schema.not === undefined) return own;

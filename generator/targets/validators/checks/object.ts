@@ -1,7 +1,7 @@
 import type { ObjectSchema, Property, Schema } from '../../../model/types.js';
 import { EXIT, block, ifBlock, ret, type Stmt } from '../builder.js';
 import { partLocal, type EmitContext, type Scope } from '../context.js';
-import { appendExpr, appendText, isInheritedName, literal, propertySegment } from '../code.js';
+import { appendKey, appendText, isInheritedName, literal, propertySegment } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
 import { enumMiss, knownValues, patternTest } from './constants.js';
 import { classGuard, emitCheck, guarded, typeClassOf, type CheckArgs } from './dispatch.js';
@@ -50,11 +50,11 @@ function propertyChecks(args: CheckArgs<ObjectSchema>, record: string, scope: Sc
   return groups.flatMap((stmts, index) => {
     const base = `${sink.kind === 'test' ? 'matches' : 'check'}${label}Part${index + 1}`;
     if (sink.kind === 'test') {
-      const name = ctx.partFunction(base, `(${record}: Record<string, unknown>, strict: boolean): boolean`, [...stmts, ret('true')], 'return true;');
+      const name = ctx.partFunction(base, [[record, 'Record<string, unknown>'], ['strict', 'boolean']], 'boolean', [...stmts, ret('true')], 'return true;');
       return [`if (!${name}(${record}, strict)) return false;`];
     }
     // Collecting: where the check stops, the part returns true, and so does its caller.
-    const name = ctx.partFunction(base, `(${record}: Record<string, unknown>, out: Failure[], all: boolean, strict: boolean): boolean`, [...stmts, ret('false')], 'return true;');
+    const name = ctx.partFunction(base, [[record, 'Record<string, unknown>'], ['out', 'Failure[]'], ['all', 'boolean'], ['strict', 'boolean']], 'boolean', [...stmts, ret('false')], 'return true;');
     return ifBlock(`${name}(${record}, out, all, strict)`, [EXIT]);
   });
 }
@@ -137,7 +137,7 @@ function objectRest(args: CheckArgs<ObjectSchema>, record: string, rest: Stmt[])
     if (helper !== undefined) return helper;
 
     const key = partLocal(scope, value, 'key');
-    const keyPath = appendExpr(path, `${ctx.use('keySegment')}(${key})`);
+    const keyPath = appendKey(path, key);
     const body: Stmt[] = [];
     if (pattern !== undefined) {
       body.push(

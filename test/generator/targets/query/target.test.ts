@@ -156,9 +156,10 @@ describe('query options in a bundle', () => {
     expect(others().length).toBeGreaterThan(10);
     for (const id of others()) expect(viaQuery.entry, id).not.toContain(`"${id}"`);
     for (const path of ['/users/me/status', '/messages/{message_id}/history', '/invites']) expect(viaQuery.entry).not.toContain(path);
-    // The options add little over the operation function itself: a key, a query function, the signal.
-    expect(viaQuery.entry.length - direct.entry.length).toBeLessThan(600);
-    expect(viaQuery.eager - direct.eager).toBeLessThan(600);
+    // The options add little over the operation function itself: a key, a query function, the signal
+    // (joined with the caller's by AbortSignal.any, or by listeners where a platform lacks it: about 200 bytes).
+    expect(viaQuery.entry.length - direct.entry.length).toBeLessThan(750);
+    expect(viaQuery.eager - direct.eager).toBeLessThan(750);
   });
 
   it('emits no other operation’s chunks when the app imports the operation’s own query module', async () => {
@@ -166,6 +167,6 @@ describe('query options in a bundle', () => {
     const direct = await bundle('direct', `${connect}import { getMessage } from 'GENERATED/client/operations/get-message.js';\nconsole.log(getMessage(connection, { message_id: 1 }));\n`);
     // The same chunks as the client function alone: the entry and that operation's lazy checks.
     expect(own.chunks).toBe(direct.chunks);
-    expect(own.total - direct.total).toBeLessThan(600);
+    expect(own.total - direct.total).toBeLessThan(750);
   });
 });

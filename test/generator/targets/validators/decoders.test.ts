@@ -219,6 +219,35 @@ describe('JSON text of parameters', () => {
     );
   });
 
+  it('reads integer lists by hand exactly as JSON.parse does, anything else in them by the general reader', async () => {
+    const runtime = await loadRuntime(fixtureModel());
+    const parseJson = runtime.parseJson as (text: string, reader?: unknown) => unknown;
+    const reference = referenceOf(runtime.INVALID_JSON);
+    // A space after the text keeps parseJson's tiny reader from taking it, so the list reader reads it.
+    const tricky = [
+      '[5,9]', '[0]', '[10,0]', '[-1]', '[1.5]', '[1e3]', '[1,]', '[,1]', '[1 ,2]', '[1, 2]', '[12345678901234567]', '[1,[2]]', '[1', '[1,2',
+      '["a"]', '{"a":1}', '7', 'null', '[01]', '[1]]', '[1] ', '[1]\n',
+    ].map((text) => `${text} `);
+    const read = (text: string): unknown => parseJson(text, runtime.readJsonIntegers);
+    for (const text of tricky) expectSameValue(read(text), reference(text), text);
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.array(fc.oneof(fc.nat(), fc.integer(), fc.maxSafeNat()), { maxLength: 6 }).map((list) => JSON.stringify(list)),
+          fc.tuple(fc.array(fc.nat(), { maxLength: 4 }), whitespace).map(([list, ws]) => spaced(list, ws)),
+          fc.tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.nat(), fc.constantFrom(',', ']', '[', '-', '.', 'e', '0', ' ', 'x'), fc.boolean()).map(([list, at, change, remove]) =>
+            mutated(JSON.stringify(list), at, change, remove),
+          ),
+        ),
+        (text) => {
+          expectSameValue(read(`${text} `), reference(`${text} `), text);
+          expectSameValue(read(text), reference(text), text);
+        },
+      ),
+      { numRuns: 3000, seed: 2209 },
+    );
+  });
+
   it('gives each read its own cursor: a read inside a reader leaves the outer one where it was', async () => {
     const runtime = await loadRuntime(fixtureModel());
     type Cursor = { s: string; at: number };

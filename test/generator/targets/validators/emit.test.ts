@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiModel, Schema } from '../../../../generator/model/types.js';
-import { EXIT, block, ifBlock, print, ret, type Stmt } from '../../../../generator/targets/validators/builder.js';
+import { EXIT, block, ifBlock, parameterList, print, reads, ret, type Stmt } from '../../../../generator/targets/validators/builder.js';
 import { renderValidators, target } from '../../../../generator/targets/validators/index.js';
 import { envelope, fixtureModel } from '../../../fixtures/validators/model.js';
 import { arr, int, names, nullable, obj, operation, param, ref, response, str } from '../../../support/model.js';
@@ -59,6 +59,8 @@ function typeCheck(dir: string): string[] {
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     strict: true,
     noUncheckedIndexedAccess: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
     verbatimModuleSyntax: true,
     isolatedModules: true,
     noEmit: true,
@@ -115,7 +117,7 @@ describe('validators target output', () => {
     expect(bodies.some((line) => /new (RegExp|Set)\(/.test(line))).toBe(false);
   });
 
-  it('type-checks under the project compiler options, hostile names included', () => {
+  it('type-checks under the project compiler options with noUnusedLocals and noUnusedParameters, hostile names included', () => {
     expect(typeCheck(writeGenerated(fixtureModel()))).toEqual([]);
     expect(typeCheck(writeGenerated(hostileModel()))).toEqual([]);
   });
@@ -255,5 +257,20 @@ describe('code builder', () => {
     expect(print(stmts)).toEqual(['out.push(failure);', 'if (!all) return;', 'more();']);
     expect(print(stmts, 'return true;')).toEqual(['out.push(failure);', 'if (!all) return true;', 'more();']);
     expect(print([...ifBlock('x', [EXIT], ['y();']), 'z();'], 'return true;', 1)).toEqual(['  if (x) return true;', '  y();', '  z();']);
+  });
+
+  it('names a parameter the statements never read with a leading _, dead code, literals, comments and property names aside', () => {
+    const params = [['v', 'unknown'], ['out', 'Failure[]'], ['all', 'boolean'], ['strict', 'boolean']] as const;
+    expect(parameterList(params, [])).toBe('_v: unknown, _out: Failure[], _all: boolean, _strict: boolean');
+    expect(parameterList(params, [...ifBlock('typeof v !== "string"', ['pushWrongType(out, "", "a string");', ...ifBlock('!all', [EXIT])])])).toBe(
+      'v: unknown, out: Failure[], all: boolean, _strict: boolean',
+    );
+    // Read only in code after a return, in a string, a comment, as a property or inside a longer name: not read.
+    const unread: Stmt[] = ['// strict: not here', 'f("strict", \'v\', "a \\" strict");', 'g(o.strict, strictly, v_2);', ret('x'), 'h(strict, v);'];
+    expect(parameterList([['v', 'unknown'], ['strict', 'boolean']], unread)).toBe('_v: unknown, _strict: boolean');
+    expect(reads([block('for (const k of keys(v))', ['k;'], 'loop')], 'v')).toBe(true);
+    expect(reads([{ kind: 'if', cond: 'strict && x', then: [], else: [] }], 'strict')).toBe(true);
+    expect(reads([ret('matches(v, strict)')], 'strict')).toBe(true);
+    expect(parameterList([['options?', 'ValidateOptions']], [])).toBe('_options?: ValidateOptions');
   });
 });
