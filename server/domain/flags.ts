@@ -86,7 +86,7 @@ const READABLE_CHANNELS = `readable AS MATERIALIZED (
  *   a plan bounded by construction, whatever the estimates.
  * - `probe`: messages in order, each probed for the caller's copy by
  *   user_messages' primary key (the same construction, the other way
- *   round), for conditions on messages' columns on PostgreSQL.
+ *   round), for conditions on messages' columns.
  * - `join`: both joined, the bound repeated on both keys so that a merge
  *   join stops at the anchor on both sides; on small tables a join is
  *   cheaper than a lookup per row.
@@ -167,8 +167,9 @@ export async function updateFlagOverRange(db: Db, request: RangeUpdate): Promise
   //   join estimated on small tables can be a nested loop comparing every
   //   pair of rows, and a lookup per copy a scan of messages per copy;
   // - no narrow at all joins the two keys (PostgreSQL merges them).
-  // Both databases plan these shapes the same way whatever their estimates,
-  // which PGlite has only after its driver analyses (server/docs/pglite-statistics.md).
+  // These plans hold whatever the estimates, so both databases walk the same
+  // way (PGlite has estimates only once its driver analyses,
+  // server/docs/pglite-statistics.md).
   const walk: Walk = condition === 'true' ? 'join' : readsMessages(condition) ? 'probe' : 'lookup';
   // A keyword's anchor walks as the range does, and stops at the first
   // match; with no narrow it looks the caller's newest or oldest copy up
