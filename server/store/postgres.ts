@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { rethrowDataError, withSavepoint, type ChangeFeed, type Db, type DbHandle, type QueryResult } from './db.js';
 
@@ -266,7 +267,10 @@ export const CHANGES_CHANNEL = 'teamchat_changes';
 /** application_name of the connection that listens for other sessions' changes. */
 export const LISTENER_APPLICATION_NAME = 'teamchat-changes';
 // Waits before connecting the listening connection again, after it was lost.
-const RELISTEN_DELAYS_MS = [50, 200, 1000, 5000];
+const RELISTEN_DELAYS_MS = [50, 200, 1000, 5000, 30_000];
+// Payloads the listening connection sends itself through the pool to check that notifications arrive.
+const PROBE_PREFIX = 'probe:';
+const PROBE_TIMEOUT_MS = 5000;
 
 /**
  * Committed changes on a PostgreSQL server that other processes change too.
@@ -279,7 +283,10 @@ const RELISTEN_DELAYS_MS = [50, 200, 1000, 5000];
  * `following` (the shared cache keeps nothing it would need it for); when
  * it is back it reports `*`, since anything may have changed meanwhile.
  */
-function followChanges(options: PostgresOptions): ChangeFeed & {
+function followChanges(
+  options: PostgresOptions,
+  probe: (token: string) => Promise<unknown>,
+): ChangeFeed & {
   /** Makes a pooled connection listen: its own changes are reported on it, and not again by the listener. */
   adopt(client: pg.PoolClient): void;
   forget(client: pg.PoolClient): void;
@@ -316,13 +323,24 @@ function followChanges(options: PostgresOptions): ChangeFeed & {
     client = listening;
     listening.on('error', () => lost(listening));
     listening.on('end', () => lost(listening));
+    const token = `${PROBE_PREFIX}${randomUUID()}`;
+    let probed!: () => void;
+    const heard = new Promise<void>((resolve) => (probed = resolve));
     listening.on('notification', (message) => {
-      if (message.channel !== CHANGES_CHANNEL || !following || client !== listening || pooled.has(message.processId)) return;
+      if (message.channel !== CHANGES_CHANNEL || client !== listening) return;
+      if (message.payload === token) return probed();
+      if (!following || pooled.has(message.processId) || message.payload?.startsWith(PROBE_PREFIX)) return;
       report(message.payload ?? '*');
     });
     try {
       await listening.connect();
       await listening.query(`LISTEN ${CHANGES_CHANNEL}`);
+      // Follow only once a notification sent from another connection has arrived: a pooler in
+      // transaction mode, for one, accepts LISTEN and never delivers anything.
+      await probe(token);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no notification')), PROBE_TIMEOUT_MS)));
+      await Promise.race([heard, late]).finally(() => clearTimeout(timer));
     } catch {
       return lost(listening);
     }
@@ -343,7 +361,8 @@ function followChanges(options: PostgresOptions): ChangeFeed & {
     adopt: (pooledClient) => {
       const own = (pooledClient as unknown as { processID: number }).processID;
       pooledClient.on('notification', (message) => {
-        if (message.channel === CHANGES_CHANNEL && message.processId === own && following) report(message.payload ?? '*');
+        if (message.channel !== CHANGES_CHANNEL || message.processId !== own || !following) return;
+        if (!message.payload?.startsWith(PROBE_PREFIX)) report(message.payload ?? '*');
       });
       // Queued before anything the pool's user sends on this connection, so every change
       // committed through it is reported with the answer that commits it.
@@ -374,7 +393,10 @@ export async function openPostgres(options: PostgresOptions): Promise<DbHandle> 
   // pool's event) or checked out (the client's; its query fails, and the
   // pool drops it when it is released).
   pool.on('error', () => undefined);
-  const changes = options.followChanges === false ? undefined : followChanges(options);
+  const changes =
+    options.followChanges === false
+      ? undefined
+      : followChanges(options, (token) => pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, token]));
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
     changes?.adopt(client);
