@@ -12,9 +12,10 @@
  * (which may see its own uncommitted changes) always reads the database,
  * and what it reads is never kept.
  *
- * On a database this process owns alone (PGlite: `Db.changes`), the cache
- * follows the committed changes themselves instead (server/docs/change-feed.md): it needs
- * no version, and it also keeps authenticated users, so authentication and
+ * With a change feed (`Db.changes`: PGlite's, and PostgreSQL's unless
+ * DATABASE_FOLLOW_CHANGES=false), the cache follows the committed changes
+ * themselves instead (server/docs/change-feed.md) while the feed is
+ * following: it needs no version, and it also keeps authenticated users, so authentication and
  * GET /users/me run no statement once warm, and the part of each message
  * that is the same for every viewer, so GET /messages/{id} reads only the
  * caller's flags (and subscription, where access depends on it).
