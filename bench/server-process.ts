@@ -68,7 +68,7 @@ function counting(db: DbHandle): { db: DbHandle; count: { statements: number } }
   const count = { statements: 0 };
   const wrap = (inner: Db): Db => ({
     driver: inner.driver,
-    // PGlite's committed changes, which its caches follow (server/docs/pglite-change-feed.md).
+    // The committed changes the caches follow (server/docs/change-feed.md).
     ...(inner.changes && { changes: inner.changes }),
     query: (sql, params) => {
       count.statements++;

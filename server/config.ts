@@ -6,6 +6,14 @@ export interface ServerConfig {
   port: number;
   /** PostgreSQL connection string; null selects the embedded database. */
   databaseUrl: string | null;
+  /**
+   * DATABASE_FOLLOW_CHANGES (PostgreSQL only, default true): keep
+   * authentications and message views and drop them on the committed changes
+   * PostgreSQL notifies (server/docs/change-feed.md). False: every request
+   * reads them, so another process's change counts from the very next
+   * request, at one more statement per request.
+   */
+  databaseFollowChanges: boolean;
   /** Embedded database files and the server secret. */
   dataDir: string;
   /** Password of every human account of the demo organization. */
@@ -50,6 +58,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     host: text(env, 'HOST') ?? '127.0.0.1',
     port: integer(env, 'PORT', 9991, 0, 65535),
     databaseUrl: text(env, 'DATABASE_URL') ?? null,
+    databaseFollowChanges: boolean(env, 'DATABASE_FOLLOW_CHANGES', true),
     dataDir,
     demoPassword: text(env, 'DEMO_PASSWORD') ?? 'demo1234',
     featureLevel: env.FEATURE_LEVEL?.trim() ? integer(env, 'FEATURE_LEVEL', 0, 0, 100_000) : null,

@@ -81,7 +81,7 @@ export function prefetchedMessageOf(user: UserRow, messageId: number): MessageFo
  * read for a key that does not match is kept.
  *
  * On a database whose changes the cache follows as they commit (PGlite,
- * server/docs/pglite-change-feed.md), a successful authentication is kept and the next one with
+ * server/docs/change-feed.md), a successful authentication is kept and the next one with
  * the same key runs no statement; any committed change to what it read
  * (the user's columns, and for the own-user view their messages and profile)
  * drops it first. A key that does not match what is kept is refused, since

@@ -12,9 +12,10 @@
  * (which may see its own uncommitted changes) always reads the database,
  * and what it reads is never kept.
  *
- * On a database this process owns alone (PGlite: `Db.changes`), the cache
- * follows the committed changes themselves instead (server/docs/pglite-change-feed.md): it needs
- * no version, and it also keeps authenticated users, so authentication and
+ * With a change feed (`Db.changes`: PGlite's, and PostgreSQL's unless
+ * DATABASE_FOLLOW_CHANGES=false), the cache follows the committed changes
+ * themselves instead (server/docs/change-feed.md) while the feed is
+ * following: it needs no version, and it also keeps authenticated users, so authentication and
  * GET /users/me run no statement once warm, and the part of each message
  * that is the same for every viewer, so GET /messages/{id} reads only the
  * caller's flags (and subscription, where access depends on it).
@@ -119,6 +120,8 @@ export class SharedCache {
     // Changes are known as they commit: usable at once, dropped by the change itself.
     db?.changes?.subscribe((table) => {
       if (SHARED_TABLES.has(table)) this.#drop();
+      // A feed that stopped following reports `*`: until it follows again, the version authentication reads decides.
+      if (table === '*') this.#version = db.changes!.following ? 0 : null;
       if (USER_TABLES.has(table)) {
         this.#authGeneration.users++;
         this.#authenticated.clear();
@@ -132,7 +135,7 @@ export class SharedCache {
         this.#messageViews.clear();
       }
     });
-    if (db?.changes) this.#version = 0;
+    if (db?.changes?.following) this.#version = 0;
   }
 
   /** The cache made for this handle, if any (never one for a transaction's handle). */
@@ -142,7 +145,7 @@ export class SharedCache {
 
   /** The database's current cache_version, as read by authentication (with a change feed, the feed is what counts). */
   observe(version: number): void {
-    if (this.#db?.changes || version === this.#version) return;
+    if (this.#db?.changes?.following || version === this.#version) return;
     this.#version = version;
     this.#drop();
   }
@@ -155,7 +158,7 @@ export class SharedCache {
 
   /** Whether `db` may use what is kept by following changes (authentications, own-user extras, message views): only with a change feed, on the handle it was made for. */
   #followsChanges(db: Db): boolean {
-    return this.#db?.changes !== undefined && db === this.#db;
+    return this.#db?.changes?.following === true && db === this.#db;
   }
 
   /** The user who last authenticated under this username, with the own-user extras when kept; undefined when not kept. */

@@ -18,9 +18,11 @@ export interface Db {
    */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /**
-   * Only on a database this process owns alone (PGlite's handle, never a
-   * transaction's): the committed changes to the tables of migration 0005,
-   * known before the promise of the statement that committed them resolves.
+   * Only on a root handle, never a transaction's: the committed changes to
+   * the tables of migrations 0005 and 0007. A change this process commits is
+   * known before the promise of the statement that committed it resolves;
+   * on PostgreSQL, other sessions' changes arrive as PostgreSQL signals them
+   * (server/docs/change-feed.md).
    */
   readonly changes?: ChangeFeed;
 }
@@ -36,6 +38,13 @@ export interface Db {
 export interface ChangeFeed {
   /** Calls `listener` synchronously for every change; returns the function that stops it. */
   subscribe(listener: (table: string) => void): () => void;
+  /**
+   * Whether every committed change reaches the listeners now. PGlite's
+   * always does; PostgreSQL's does not while its listening connection is
+   * down, and reports `*` when it is back. While false, nothing may be
+   * served that only the feed would have dropped.
+   */
+  readonly following: boolean;
 }
 
 /** An open database: a Db that owns its connections. */

@@ -6,9 +6,11 @@ import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 
 /** The configured database (PostgreSQL when DATABASE_URL is set), migrated. */
-export async function openDb(config: Pick<ServerConfig, 'databaseUrl' | 'dataDir'>): Promise<DbHandle> {
+export async function openDb(
+  config: Pick<ServerConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<ServerConfig, 'databaseFollowChanges'>>,
+): Promise<DbHandle> {
   const db = config.databaseUrl
-    ? await openPostgres({ url: config.databaseUrl })
+    ? await openPostgres({ url: config.databaseUrl, followChanges: config.databaseFollowChanges })
     : await openPglite({ dataDir: join(config.dataDir, 'pglite') });
   try {
     await migrate(db);

@@ -186,7 +186,7 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * second opener), so every committed change is made through this handle:
  * its session LISTENs to migration 0005's notifications, which PostgreSQL
  * puts in the answer of the committing statement or COMMIT, and `changes`
- * reports them before that statement's promise resolves (server/docs/pglite-change-feed.md).
+ * reports them before that statement's promise resolves (server/docs/change-feed.md).
  *
  * PGlite has no autovacuum: the driver analyses tables itself by
  * autovacuum's rule (`autoAnalyze`, server/docs/pglite-statistics.md), so the plans of its
@@ -248,6 +248,7 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
+    following: true,
   };
 
   // No syncToFs after each call: in memory and on Node's file system (NodeFS) PGlite writes
@@ -376,7 +377,7 @@ export async function openPglite(options: PgliteOptions): Promise<DbHandle> {
     transaction: (fn) => withSavepoint(tx, fn),
   };
 
-  // Before migrations add the triggers: a session setting, so only this session's changes notify (and PostgreSQL's never do).
+  // Before migrations add the triggers: until 0011, they notify only in a session with this setting on.
   await send(serialize.query(`SET teamchat.notify_changes = 'on'; LISTEN ${CHANGES_CHANNEL}`));
 
   return {

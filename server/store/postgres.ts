@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { rethrowDataError, withSavepoint, type Db, type DbHandle, type QueryResult } from './db.js';
+import { rethrowDataError, withSavepoint, type ChangeFeed, type Db, type DbHandle, type QueryResult } from './db.js';
 
 type TypeId = Parameters<typeof pg.types.getTypeParser>[0];
 type Parser = (text: string) => unknown;
@@ -252,6 +253,137 @@ export interface PostgresOptions {
   url: string;
   /** Pool size; default 10. */
   maxConnections?: number;
+  /**
+   * Follow committed changes (migrations 0005, 0007, 0011) through LISTEN, so
+   * the shared cache may keep authentications and message views
+   * (server/docs/change-feed.md); default true. Without it `changes` is
+   * absent and every request reads what it needs.
+   */
+  followChanges?: boolean;
+}
+
+/** The channel the triggers of migrations 0005 and 0007 notify on. */
+export const CHANGES_CHANNEL = 'teamchat_changes';
+/** application_name of the connection that listens for other sessions' changes. */
+export const LISTENER_APPLICATION_NAME = 'teamchat-changes';
+// Waits before connecting the listening connection again, after it was lost.
+const RELISTEN_DELAYS_MS = [50, 200, 1000, 5000, 30_000];
+// Payloads the listening connection sends itself through the pool to check that notifications arrive.
+const PROBE_PREFIX = 'probe:';
+const PROBE_TIMEOUT_MS = 5000;
+
+/**
+ * Committed changes on a PostgreSQL server that other processes change too.
+ * Every pooled connection LISTENs, so a change this process commits is
+ * reported in the answer of the statement or COMMIT that committed it,
+ * before its promise resolves, as on PGlite. Changes other sessions commit
+ * reach a connection of its own that does nothing but listen: PostgreSQL
+ * signals listening sessions when a change commits, before the committing
+ * session is told. While that connection is down, the feed is not
+ * `following` (the shared cache keeps nothing it would need it for); when
+ * it is back it reports `*`, since anything may have changed meanwhile.
+ */
+function followChanges(
+  options: PostgresOptions,
+  probe: (token: string) => Promise<unknown>,
+): ChangeFeed & {
+  /** Makes a pooled connection listen: its own changes are reported on it, and not again by the listener. */
+  adopt(client: pg.PoolClient): void;
+  forget(client: pg.PoolClient): void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+} {
+  const listeners = new Set<(table: string) => void>();
+  // Backend process ids of the pooled connections that listen; PostgreSQL sends a notification to every
+  // listening session, each naming the session that committed it.
+  const pooled = new Set<number>();
+  let following = false;
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let failures = 0;
+  const report = (table: string): void => {
+    for (const listener of listeners) listener(table);
+  };
+  const lost = (failed: pg.Client): void => {
+    if (client !== failed) return;
+    client = undefined;
+    failed.end().catch(() => undefined);
+    if (following) {
+      following = false;
+      report('*');
+    }
+    if (stopped) return;
+    retry = setTimeout(() => void connect(), RELISTEN_DELAYS_MS[Math.min(failures++, RELISTEN_DELAYS_MS.length - 1)]);
+    retry.unref();
+  };
+  const connect = async (): Promise<void> => {
+    retry = undefined;
+    const listening = new pg.Client({ connectionString: options.url, application_name: LISTENER_APPLICATION_NAME, keepAlive: true });
+    client = listening;
+    listening.on('error', () => lost(listening));
+    listening.on('end', () => lost(listening));
+    const token = `${PROBE_PREFIX}${randomUUID()}`;
+    let probed!: () => void;
+    const heard = new Promise<void>((resolve) => (probed = resolve));
+    listening.on('notification', (message) => {
+      if (message.channel !== CHANGES_CHANNEL || client !== listening) return;
+      if (message.payload === token) return probed();
+      if (!following || pooled.has(message.processId) || message.payload?.startsWith(PROBE_PREFIX)) return;
+      report(message.payload ?? '*');
+    });
+    try {
+      await listening.connect();
+      await listening.query(`LISTEN ${CHANGES_CHANNEL}`);
+      // Follow only once a notification sent from another connection has arrived: a pooler in
+      // transaction mode, for one, accepts LISTEN and never delivers anything.
+      await probe(token);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no notification')), PROBE_TIMEOUT_MS)));
+      await Promise.race([heard, late]).finally(() => clearTimeout(timer));
+    } catch {
+      return lost(listening);
+    }
+    if (client !== listening || stopped) return;
+    failures = 0;
+    following = true;
+    // What changed while no connection listened is unknown.
+    report('*');
+  };
+  return {
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    get following() {
+      return following;
+    },
+    adopt: (pooledClient) => {
+      const own = (pooledClient as unknown as { processID: number }).processID;
+      pooledClient.on('notification', (message) => {
+        if (message.channel !== CHANGES_CHANNEL || message.processId !== own || !following) return;
+        if (!message.payload?.startsWith(PROBE_PREFIX)) report(message.payload ?? '*');
+      });
+      // Queued before anything the pool's user sends on this connection, so every change
+      // committed through it is reported with the answer that commits it.
+      pooledClient.query(`LISTEN ${CHANGES_CHANNEL}`).then(
+        () => void pooled.add(own),
+        () => undefined,
+      );
+    },
+    forget: (pooledClient) => {
+      pooled.delete((pooledClient as unknown as { processID: number }).processID);
+    },
+    start: connect,
+    stop: async () => {
+      stopped = true;
+      following = false;
+      clearTimeout(retry);
+      const last = client;
+      client = undefined;
+      await last?.end().catch(() => undefined);
+    },
+  };
 }
 
 /** PostgreSQL server through a `pg` connection pool. */
@@ -261,9 +393,18 @@ export async function openPostgres(options: PostgresOptions): Promise<DbHandle> 
   // pool's event) or checked out (the client's; its query fails, and the
   // pool drops it when it is released).
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  const changes =
+    options.followChanges === false
+      ? undefined
+      : followChanges(options, (token) => pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, token]));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    changes?.adopt(client);
+  });
+  pool.on('remove', (client) => changes?.forget(client));
   // Fail at startup, not on the first request, when the server is unreachable.
   (await pool.connect()).release();
+  await changes?.start();
 
   // Every statement but transaction control is prepared under a name; each
   // pooled connection parses and plans it once and reuses it from then on.
@@ -327,6 +468,7 @@ export async function openPostgres(options: PostgresOptions): Promise<DbHandle> 
 
   return {
     driver: 'postgres',
+    ...(changes && { changes: { subscribe: changes.subscribe, get following() { return changes.following; } } }),
     query: queryPool,
     exec: async (sql) => {
       await pool.query(sql);
@@ -360,6 +502,9 @@ export async function openPostgres(options: PostgresOptions): Promise<DbHandle> 
         client.release(unusable);
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await changes?.stop();
+      await pool.end();
+    },
   };
 }

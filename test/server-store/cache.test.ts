@@ -5,8 +5,10 @@
  * side is in test/stress/workers.test.ts.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticate } from '../../server/auth/credentials.js';
 import { seedDemoIfEmpty, type DemoLogin } from '../../server/seed/demo.js';
@@ -19,7 +21,7 @@ import { isUserInGroup } from '../../server/store/groups.js';
 import { migrate } from '../../server/store/migrate.js';
 import { USER_COLUMNS } from '../../server/store/users.js';
 import { openPglite } from '../../server/store/pglite.js';
-import { openPostgres } from '../../server/store/postgres.js';
+import { LISTENER_APPLICATION_NAME, openPostgres } from '../../server/store/postgres.js';
 import { startPostgres, type ThrowawayPostgres } from '../support/postgres.js';
 
 let server: ThrowawayPostgres;
@@ -62,8 +64,8 @@ describe.each(['pglite', 'postgres'])('shared cache on %s', (driver) => {
 
   it('answers group membership from the cache exactly as the database does, and follows changes', async () => {
     new SharedCache(db());
-    // Nothing observed yet: the database answers; PGlite's cache follows its change feed from the start.
-    expect(cache().groupGraph(db()) === null).toBe(driver === 'postgres');
+    // Both databases' caches follow their change feeds from the start.
+    expect(cache().groupGraph(db())).not.toBeNull();
     await observe();
     expect(cache().groupGraph(db())).not.toBeNull();
     const before = await fromDatabase();
@@ -158,8 +160,8 @@ describe.each(['pglite', 'postgres'])('shared cache on %s', (driver) => {
   });
 });
 
-describe('PGlite change feed', () => {
-  const db = () => handles.pglite!;
+describe.each(['pglite', 'postgres'])('change feed on %s', (driver) => {
+  const db = () => handles[driver]!;
   /** The tables reported while `fn` runs, and those reported by the time its promise resolved. */
   const reported = async (fn: () => Promise<unknown>) => {
     const tables: string[] = [];
@@ -173,7 +175,7 @@ describe('PGlite change feed', () => {
   };
 
   it('reports a committed change before the promise of the statement or COMMIT that committed it resolves, and nothing rolled back', async () => {
-    expect(handles.postgres!.changes).toBeUndefined();
+    expect(db().changes!.following).toBe(true);
     expect(await reported(() => db().query('UPDATE users SET full_name = full_name WHERE id = $1', [USER.dana]))).toEqual(['users']);
     expect(await reported(() => db().query('UPDATE users SET last_user_input_at = 1 WHERE id = $1', [USER.dana]))).toEqual([]);
     expect(await reported(() => db().query(`UPDATE user_messages SET flags = flags WHERE user_id = $1`, [USER.dana]))).toEqual([]);
@@ -209,8 +211,10 @@ describe('PGlite change feed', () => {
       ),
     ).toEqual([]);
     expect(await reported(() => db().query('UPDATE users SET email = $2 WHERE id = $1', [USER.dana, 'owner@example.com']))).toEqual([]);
-    // Statements PGlite runs on its own path (scripts) count as a change of anything.
-    expect(await reported(() => db().exec('SELECT 1'))).toEqual(['*']);
+    // Statements PGlite runs on its own path (scripts) count as a change of anything;
+    // PostgreSQL runs them on a listening connection like any other.
+    expect(await reported(() => db().exec('SELECT 1'))).toEqual(driver === 'pglite' ? ['*'] : []);
+    if (driver === 'postgres') expect(await reported(() => db().exec(`UPDATE users SET full_name = full_name WHERE id = ${USER.dana}`))).toEqual(['users']);
   });
 
   it('reports every column authentication reads: only columns it never reads are left out of the users trigger', async () => {
@@ -245,7 +249,7 @@ describe('PGlite change feed', () => {
 
   it('keeps an authentication only when no change came while it was read', async () => {
     const cache = new SharedCache(db());
-    const login = logins.pglite!;
+    const login = logins[driver]!;
     // A change committed while the authenticating statement waits for the lock: what it reads is not kept.
     let release!: () => void;
     const go = new Promise<void>((resolve) => (release = resolve));
@@ -268,6 +272,167 @@ describe('PGlite change feed', () => {
     await db().transaction(async (tx) => {
       expect(cache.authenticated(tx, login.email)).toBeUndefined();
     });
+  });
+});
+
+describe('PostgreSQL: changes other sessions commit', () => {
+  const db = () => handles.postgres!;
+  let script: pg.Client;
+  const tables: string[] = [];
+  let stop: () => void;
+
+  beforeAll(async () => {
+    // Another process's session (a script, psql): it knows nothing of teamchat's settings.
+    script = new pg.Client({ connectionString: server.url });
+    await script.connect();
+    stop = db().changes!.subscribe((table) => tables.push(table));
+  });
+
+  afterAll(async () => {
+    stop?.();
+    await script?.end();
+  });
+
+  /** Waits until `table` has been reported since `from` (notifications from another session arrive as PostgreSQL sends them). */
+  const reportedSince = (from: number, table: string) =>
+    vi.waitFor(() => expect(tables.slice(from)).toContain(table), { timeout: 5_000, interval: 5 });
+
+  it("reports another session's committed changes, in the order they committed, unless that session turned notifying off", async () => {
+    // Every notifying trigger notifies unless the session turned it off (migration 0011).
+    const { rows: triggers } = await db().query<{ definition: string }>(
+      `SELECT pg_get_triggerdef(oid) AS definition FROM pg_trigger WHERE tgfoid = 'notify_change'::regproc`,
+    );
+    expect(triggers).toHaveLength(10);
+    for (const { definition } of triggers) expect(definition).toContain("IS DISTINCT FROM 'off'::text");
+    let from = tables.length;
+    await script.query('UPDATE users SET full_name = full_name WHERE id = $1', [USER.dana]);
+    await reportedSince(from, 'users');
+    // Off in that session: nothing, though the next change of the same session is reported.
+    from = tables.length;
+    await script.query("SET teamchat.notify_changes = 'off'");
+    await script.query('UPDATE users SET full_name = full_name WHERE id = $1', [USER.dana]);
+    await script.query('RESET teamchat.notify_changes');
+    await script.query('UPDATE realm SET name = name');
+    await reportedSince(from, 'cache_version');
+    expect(tables.slice(from)).not.toContain('users');
+    // Nothing for a transaction that rolled back.
+    from = tables.length;
+    await script.query('BEGIN');
+    await script.query('UPDATE users SET is_active = false WHERE id = $1', [USER.dana]);
+    await script.query('ROLLBACK');
+    await script.query('UPDATE realm SET name = name');
+    await reportedSince(from, 'cache_version');
+    expect(tables.slice(from)).not.toContain('users');
+  });
+
+  it('drops a kept authentication once a script deactivates the user, and refuses the user from then on', async () => {
+    const cache = new SharedCache(db());
+    const login = logins.postgres!;
+    expect(await authenticate(db(), login.email, login.apiKey, cache)).not.toBeNull();
+    expect(cache.authenticated(db(), login.email)).toBeDefined();
+    const from = tables.length;
+    await script.query('UPDATE users SET is_active = false WHERE id = $1', [login.userId]);
+    try {
+      await reportedSince(from, 'users');
+      expect(cache.authenticated(db(), login.email)).toBeUndefined();
+      expect(await authenticate(db(), login.email, login.apiKey, cache)).toBeNull();
+    } finally {
+      await script.query('UPDATE users SET is_active = true WHERE id = $1', [login.userId]);
+    }
+    await reportedSince(from + 1, 'users');
+    expect(await authenticate(db(), login.email, login.apiKey, cache)).not.toBeNull();
+  });
+
+  it('keeps nothing while its listening connection is down, reads every request from the database meanwhile, and follows again once it is back', async () => {
+    // A handle whose connections pass through a gate: the listening one can be cut, and new connections
+    // refused while the pooled one goes on.
+    const target = new URL(server.url);
+    const upstream = new Map<number, Socket>();
+    let open = true;
+    const gate = createServer((incoming) => {
+      if (!open) return incoming.destroy();
+      const outgoing = connect(Number(target.port), target.hostname, () => upstream.set(outgoing.localPort!, outgoing));
+      incoming.pipe(outgoing).pipe(incoming);
+      const close = () => (incoming.destroy(), outgoing.destroy());
+      incoming.on('error', close).on('close', close);
+      outgoing.on('error', close).on('close', close);
+    });
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+    const gated = new URL(server.url);
+    gated.port = String((gate.address() as AddressInfo).port);
+    const handle = await openPostgres({ url: gated.href, maxConnections: 1 });
+    const seen: string[] = [];
+    handle.changes!.subscribe((table) => seen.push(table));
+    try {
+      const cache = new SharedCache(handle);
+      const login = logins.postgres!;
+      expect(handle.changes!.following).toBe(true);
+      expect(await authenticate(handle, login.email, login.apiKey, cache)).not.toBeNull();
+      expect(cache.authenticated(handle, login.email)).toBeDefined();
+      expect(cache.groupGraph(handle)).not.toBeNull();
+      const { rows } = await script.query<{ port: number }>('SELECT client_port AS port FROM pg_stat_activity WHERE application_name = $1 AND client_port = ANY ($2::integer[])', [
+        LISTENER_APPLICATION_NAME,
+        [...upstream.keys()],
+      ]);
+      expect(rows).toHaveLength(1);
+      open = false;
+      upstream.get(rows[0]!.port)!.destroy();
+      await vi.waitFor(() => expect(handle.changes!.following).toBe(false), { timeout: 5_000, interval: 1 });
+      expect(seen).toEqual(['*']);
+      expect(cache.authenticated(handle, login.email)).toBeUndefined();
+      expect(cache.groupGraph(handle)).toBeNull();
+      // Meanwhile a script's change is seen by the very next authentication: each one reads the user.
+      const spy = vi.spyOn(handle, 'query');
+      try {
+        await script.query('UPDATE users SET is_active = false WHERE id = $1', [login.userId]);
+        expect(await authenticate(handle, login.email, login.apiKey, cache)).toBeNull();
+        await script.query('UPDATE users SET is_active = true WHERE id = $1', [login.userId]);
+        expect(await authenticate(handle, login.email, login.apiKey, cache)).not.toBeNull();
+        expect(await authenticate(handle, login.email, login.apiKey, cache)).not.toBeNull();
+        expect(spy).toHaveBeenCalledTimes(3);
+        expect(cache.authenticated(handle, login.email)).toBeUndefined();
+        expect(handle.changes!.following).toBe(false);
+      } finally {
+        spy.mockRestore();
+      }
+      open = true;
+      await vi.waitFor(() => expect(handle.changes!.following).toBe(true), { timeout: 40_000, interval: 10 });
+      // Lost, then back (once a notification sent through the pool reached it, not reported itself).
+      expect(seen).toEqual(['*', '*']);
+      expect(await authenticate(handle, login.email, login.apiKey, cache)).not.toBeNull();
+      expect(cache.authenticated(handle, login.email)).toBeDefined();
+      expect(cache.groupGraph(handle)).not.toBeNull();
+    } finally {
+      await handle.close();
+      await new Promise((resolve) => gate.close(resolve));
+      for (const socket of upstream.values()) socket.destroy();
+    }
+  });
+});
+
+describe('PostgreSQL without following changes (DATABASE_FOLLOW_CHANGES=false)', () => {
+  it('has no change feed, opens no listening connection, and authenticates every request with a statement', async () => {
+    const strict = await openPostgres({ url: server.url, followChanges: false });
+    try {
+      expect(strict.changes).toBeUndefined();
+      const { rows } = await strict.query<{ count: number }>('SELECT count(*)::integer AS count FROM pg_stat_activity WHERE application_name = $1', [
+        LISTENER_APPLICATION_NAME,
+      ]);
+      // The one of the suite's handle only.
+      expect(rows[0]!.count).toBe(1);
+      const cache = new SharedCache(strict);
+      const login = logins.postgres!;
+      const spy = vi.spyOn(strict, 'query');
+      try {
+        for (let i = 0; i < 3; i++) expect(await authenticate(strict, login.email, login.apiKey, cache)).not.toBeNull();
+        expect(spy).toHaveBeenCalledTimes(3);
+        expect(cache.authenticated(strict, login.email)).toBeUndefined();
+      } finally {
+        spy.mockRestore();
+      }
+    } finally {
+      await strict.close();
+    }
   });
 });
 

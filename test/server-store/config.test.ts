@@ -9,6 +9,7 @@ describe('server configuration', () => {
       host: '127.0.0.1',
       port: 9991,
       databaseUrl: null,
+      databaseFollowChanges: true,
       dataDir: resolve('./data'),
       uploadDir: resolve('./data/uploads'),
       demoPassword: 'demo1234',
@@ -29,6 +30,7 @@ describe('server configuration', () => {
       HOST: '127.0.0.2',
       PORT: '8080',
       DATABASE_URL: 'postgres://u@127.0.0.1:5432/chat',
+      DATABASE_FOLLOW_CHANGES: 'false',
       DATA_DIR: '/tmp/chat-data',
       DEMO_PASSWORD: 'other',
       FEATURE_LEVEL: '300',
@@ -41,6 +43,7 @@ describe('server configuration', () => {
       host: '127.0.0.2',
       port: 8080,
       databaseUrl: 'postgres://u@127.0.0.1:5432/chat',
+      databaseFollowChanges: false,
       dataDir: '/tmp/chat-data',
       uploadDir: '/tmp/chat-data/uploads',
       demoPassword: 'other',
@@ -57,6 +60,7 @@ describe('server configuration', () => {
     [{ FEATURE_LEVEL: '-1' }, /FEATURE_LEVEL/],
     [{ SECRET_KEY: 'short' }, /SECRET_KEY/],
     [{ WEB_PUBLIC_STREAMS_ENABLED: 'maybe' }, /WEB_PUBLIC_STREAMS_ENABLED/],
+    [{ DATABASE_FOLLOW_CHANGES: 'sometimes' }, /DATABASE_FOLLOW_CHANGES/],
     [{ VIDEO_CALL_PROVIDER: 'jitsi_meet', VIDEO_CALL_BASE_URL: 'meet.example.com' }, /http/],
   ])('rejects %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);

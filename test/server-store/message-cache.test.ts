@@ -1,13 +1,13 @@
 /**
- * On PGlite the shared cache keeps the part of each message every viewer
- * sees alike (server/store/cache.ts, migration 0007, server/docs/pglite-change-feed.md), and
+ * The shared cache keeps the part of each message every viewer sees alike
+ * (server/store/cache.ts, migration 0007, server/docs/change-feed.md), and
  * messageForViewer then reads only the caller's flags and subscription. What
- * it answers must be what the database answers, for every demo user and
- * message, warm or cold, and after every kind of change the view reads:
- * a stale answer after any of them fails here. PostgreSQL keeps nothing.
+ * it answers must be what the database answers, on both databases, for every
+ * demo user and message, warm or cold, and after every kind of change the
+ * view reads: a stale answer after any of them fails here. Changes other
+ * sessions commit on PostgreSQL are in test/server-store/cache.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { isGuest } from '../../server/domain/roles.js';
 import { CHANNEL, MESSAGES, TADA, USER } from '../../server/seed/demo-data.js';
 import { seedDemoIfEmpty, type DemoLogin } from '../../server/seed/demo.js';
 import { SharedCache } from '../../server/store/cache.js';
@@ -24,14 +24,10 @@ let cache: SharedCache;
 let logins: DemoLogin[];
 
 beforeAll(async () => {
-  db = await openPglite({ dataDir: null, checkHandleUse: true });
-  await migrate(db);
-  logins = (await seedDemoIfEmpty(db, { password: 'demo-password', secret: Buffer.alloc(32, 7), videoChatProvider: null }))!;
-  cache = new SharedCache(db);
+  server = await startPostgres();
 });
 
 afterAll(async () => {
-  await db?.close();
   await server?.stop();
 });
 
@@ -53,7 +49,18 @@ async function expectAllAsDatabase(label: string): Promise<void> {
   }
 }
 
-describe('message views kept on PGlite', () => {
+describe.each(['pglite', 'postgres'])('message views kept on %s', (driver) => {
+  beforeAll(async () => {
+    db = driver === 'pglite' ? await openPglite({ dataDir: null, checkHandleUse: true }) : await openPostgres({ url: server.url });
+    await migrate(db);
+    logins = (await seedDemoIfEmpty(db, { password: 'demo-password', secret: Buffer.alloc(32, 7), videoChatProvider: null }))!;
+    cache = new SharedCache(db);
+  });
+
+  afterAll(async () => {
+    await db?.close();
+  });
+
   it('answer what the database answers for every user and message, and a kept message costs one statement by key', async () => {
     expect(new Set(viewers().map((viewer) => viewer.isGuest))).toEqual(new Set([true, false]));
     await expectAllAsDatabase('seeded');
@@ -174,25 +181,6 @@ describe('message views kept on PGlite', () => {
       );
       expect(rows.length).toBeGreaterThan(5);
       for (const row of rows) if (!row.covered) expect(sql, `${table}.${row.attname}`).not.toMatch(new RegExp(`\\b${alias}\\.${row.attname}\\b`));
-    }
-  });
-});
-
-describe('message views on PostgreSQL', () => {
-  it('are never kept: other processes change the database', async () => {
-    server = await startPostgres();
-    const postgres = await openPostgres({ url: server.url });
-    try {
-      await migrate(postgres);
-      const seeded = (await seedDemoIfEmpty(postgres, { password: 'demo-password', secret: Buffer.alloc(32, 7), videoChatProvider: null }))!;
-      const shared = new SharedCache(postgres);
-      const member = seeded.find((login) => login.email === 'member@example.com')!;
-      const viewer = { id: member.userId, isGuest: isGuest({ role: member.role }) };
-      expect(await messageForViewer(postgres, viewer, MESSAGES.deployDone.id)).not.toBeNull();
-      expect(shared.messageView(postgres, MESSAGES.deployDone.id)).toBeUndefined();
-      expect(shared.messageTicket(postgres)).toBeUndefined();
-    } finally {
-      await postgres.close();
     }
   });
 });
