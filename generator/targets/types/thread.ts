@@ -1,0 +1,94 @@
+/**
+ * The `types` target's declarations computed in a worker thread, so that
+ * loading TypeScript and openapi-typescript, their transform and printing
+ * (most of a large document's run) overlap loading, modelling, the other
+ * targets and writing on the main thread (decision 0031). The worker is
+ * started before the document is loaded (`Target.warmUp`) and loads the
+ * packages while the main thread reads the spec; it is handed the document
+ * as loaded, before the model is built from it, finds the operations and
+ * their ids as the model does (`findOperations`), and answers once. The
+ * target uses the answer only if those ids are the model's.
+ *
+ * It is used only when it can pay: from the compiled package (a worker runs
+ * JavaScript) on a machine with more than one core. Whatever goes wrong in
+ * the thread (the document cannot be posted, the worker fails to start or
+ * throws), the declarations are computed again on the main thread, so an
+ * error reaches the user as it would without the thread.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { DocumentDeclarations, OperationId } from './declarations.js';
+
+/** What the main thread posts: the bundled document as loaded. */
+export interface ThreadRequest {
+  openapi: Record<string, unknown>;
+}
+
+/** What the worker answers: the declarations and the operation ids they used, or that it failed (the main thread then computes them itself). */
+export type ThreadAnswer = { declarations: DocumentDeclarations; operations: OperationId[] } | { failed: true };
+
+/** `TEAMCHAT_TYPES_THREAD=off` keeps the types target on the main thread (say, on a host that limits threads). */
+const SWITCH = 'TEAMCHAT_TYPES_THREAD';
+
+export class TypesThread {
+  readonly #worker: Worker;
+  /** Settles with undefined once the worker has failed or exited without answering. */
+  readonly #ended: Promise<undefined>;
+  #answer: Promise<ThreadAnswer | undefined> | undefined;
+
+  constructor(script: URL) {
+    this.#worker = new Worker(script);
+    // An idle worker never keeps the process alive; it is held only while a document is in it.
+    this.#worker.unref();
+    this.#ended = new Promise((settle) => {
+      this.#worker.once('error', () => settle(undefined));
+      this.#worker.once('exit', () => settle(undefined));
+    });
+  }
+
+  /** Hands the worker the bundled document as loaded, before the model adds anything to it. */
+  loaded(openapi: Record<string, unknown>): void {
+    if (this.#answer !== undefined) return;
+    this.#answer = new Promise<ThreadAnswer | undefined>((settle) => {
+      this.#worker.once('message', settle);
+      void this.#ended.then(settle);
+    });
+    try {
+      this.#worker.postMessage({ openapi } satisfies ThreadRequest);
+      // Held while the document is in it, so the process waits for the answer.
+      this.#worker.ref();
+    } catch {
+      this.stop();
+    }
+  }
+
+  /** The declarations, or undefined when the thread could not give them or used other operation ids than `operations` (the model's). */
+  async declarations(operations: readonly OperationId[]): Promise<DocumentDeclarations | undefined> {
+    const answer = await this.#answer;
+    this.stop();
+    if (answer === undefined || !('declarations' in answer) || !sameOperations(answer.operations, operations)) return undefined;
+    return answer.declarations;
+  }
+
+  stop(): void {
+    void this.#worker.terminate();
+  }
+}
+
+function sameOperations(a: readonly OperationId[], b: readonly OperationId[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.path === b[i]!.path && x.method === b[i]!.method && x.id === b[i]!.id);
+}
+
+/** A worker for the run's declarations, or undefined where one would not pay or cannot run. */
+export function startTypesThread(): TypesThread | undefined {
+  if (process.env[SWITCH] === 'off' || availableParallelism() < 2) return undefined;
+  const script = new URL('./worker.js', import.meta.url);
+  if (!import.meta.url.endsWith('.js') || !existsSync(fileURLToPath(script))) return undefined;
+  try {
+    return new TypesThread(script);
+  } catch {
+    return undefined;
+  }
+}
