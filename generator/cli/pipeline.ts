@@ -68,6 +68,7 @@ export async function produce(
     for (const started of warm.values()) started?.loaded?.(loaded.document);
     const model = buildModel(loaded);
     const targetReports = new Map<string, string[]>();
+    const times = new Map<string, number>();
 
     // Each target runs at most once per run, even when another target reads its files.
     const outputs = new Map<string, Promise<OutputFile[]>>();
@@ -82,17 +83,24 @@ export async function produce(
         targetReports.set(target.name, reports);
         const ctx = context(config, model, templatesDir, reports, filesOf, warm.get(target.name));
         // A target that throws before its first await rejects its promise like any other.
-        files = (async () => target.generate(ctx))();
+        files = (async () => {
+          const since = performance.now();
+          const result = target.generate(ctx);
+          // A target's own time: its synchronous work, or until its promise settled.
+          const own = performance.now() - since;
+          const done = await result;
+          times.set(target.name, result instanceof Promise ? performance.now() - since : own);
+          return done;
+        })();
         outputs.set(target.name, files);
       }
       return files;
     };
     const started = selected.map((target) => {
       progress(target.name);
-      const since = performance.now();
       return run(target).then((files) => {
         ready(files);
-        return { target, files, ms: performance.now() - since };
+        return { target, files, ms: times.get(target.name) ?? 0 };
       });
     });
     const settled = await Promise.allSettled(started);
