@@ -10,13 +10,13 @@
  * target uses the answer only if those ids are the model's.
  *
  * It is used only when it can pay: from the compiled package (a worker runs
- * JavaScript) on a machine with more than one core. Whatever goes wrong in
+ * JavaScript), with a core free for it (below). Whatever goes wrong in
  * the thread (the document cannot be posted, the worker fails to start or
  * throws), the declarations are computed again on the main thread, so an
  * error reaches the user as it would without the thread.
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DocumentDeclarations, OperationId } from './declarations.js';
@@ -29,8 +29,22 @@ export interface ThreadRequest {
 /** What the worker answers: the declarations and the operation ids they used, or that it failed (the main thread then computes them itself). */
 export type ThreadAnswer = { declarations: DocumentDeclarations; operations: OperationId[] } | { failed: true };
 
-/** `TEAMCHAT_TYPES_THREAD=off` keeps the types target on the main thread (say, on a host that limits threads). */
+/**
+ * `TEAMCHAT_TYPES_THREAD`: `off` keeps the types target on the main thread,
+ * `on` uses the thread wherever it can run. Unset, the thread is used when a
+ * core is free for it: two cores or more, and a load average over the last
+ * minute that leaves one idle. On busy cores the thread only adds its own
+ * CPU time (its start-up, the document copied across) and the wait does
+ * not shrink (decision 0031).
+ */
 const SWITCH = 'TEAMCHAT_TYPES_THREAD';
+
+/** Whether to use the thread, given `TEAMCHAT_TYPES_THREAD`, the cores and the last minute's load average. */
+export function threadWanted(setting: string | undefined, cores: number, load: number): boolean {
+  if (setting === 'off') return false;
+  if (setting === 'on') return true;
+  return cores >= 2 && load <= cores - 1;
+}
 
 export class TypesThread {
   readonly #worker: Worker;
@@ -83,7 +97,7 @@ function sameOperations(a: readonly OperationId[], b: readonly OperationId[]): b
 
 /** A worker for the run's declarations, or undefined where one would not pay or cannot run. */
 export function startTypesThread(): TypesThread | undefined {
-  if (process.env[SWITCH] === 'off' || availableParallelism() < 2) return undefined;
+  if (!threadWanted(process.env[SWITCH], availableParallelism(), loadavg()[0]!)) return undefined;
   const script = new URL('./worker.js', import.meta.url);
   if (!import.meta.url.endsWith('.js') || !existsSync(fileURLToPath(script))) return undefined;
   try {

@@ -17,7 +17,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../../../generator/load/index.js';
 import { buildModel } from '../../../../generator/model/build.js';
 import { documentDeclarations, type DocumentDeclarations, type OperationId } from '../../../../generator/targets/types/declarations.js';
-import type { TypesThread as TypesThreadType } from '../../../../generator/targets/types/thread.js';
+import { threadWanted, type TypesThread as TypesThreadType } from '../../../../generator/targets/types/thread.js';
 import { tempProject } from '../../../support/generator.js';
 
 const PROJECT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -72,6 +72,21 @@ describe('the types target in a worker thread', () => {
 parentPort.once('message', () => parentPort.postMessage({ declarations: { text: 'wrong', markers: false, cycles: [] }, operations: [] }));`;
     const { threaded } = await both(SPECS[1]!, new URL(`data:text/javascript,${encodeURIComponent(wrong)}`));
     expect(threaded).toBeUndefined();
+  });
+});
+
+describe('when the thread is used', () => {
+  it.each([
+    ['unset, two idle cores', undefined, 2, 0.3, true],
+    ['unset, one core busy of two', undefined, 2, 1, true],
+    ['unset, both cores busy', undefined, 2, 1.5, false],
+    ['unset, one core', undefined, 1, 0, false],
+    ['unset, eight cores, load 6', undefined, 8, 6, true],
+    ['on, busy cores', 'on', 2, 5, true],
+    ['on, one core', 'on', 1, 0, true],
+    ['off, idle cores', 'off', 8, 0, false],
+  ])('%s', (_case, setting, cores, load, want) => {
+    expect(threadWanted(setting, cores, load)).toBe(want);
   });
 });
 
