@@ -61,7 +61,8 @@ export async function produce(
   progress('load');
   const skipped: string[] = [];
   const selected = available.filter((t) => config.targets.includes(t.name) && !leftOut(config, t) && !skippedByDefault(config, t, available, skipped));
-  const warm = new Map(selected.flatMap((t) => (t.warmUp === undefined ? [] : [[t.name, t.warmUp()] as const])));
+  const spec = resolve(config.root, config.spec);
+  const warm = new Map(selected.flatMap((t) => (t.warmUp === undefined ? [] : [[t.name, t.warmUp(spec)] as const])));
   try {
     const templatesDir = effectiveTemplatesDir(config.userTemplatesDir);
     const loaded = await loadSpec(config.spec, config.root);

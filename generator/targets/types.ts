@@ -71,9 +71,10 @@ export interface Target {
   /**
    * Work that needs no document, started as soon as a run knows its targets
    * and before the spec is loaded (the `types` target starts its worker
-   * thread here). What it returns reaches `generate` as `ctx.warm`.
+   * thread here). `spec` is the absolute path of the spec's root file.
+   * What it returns reaches `generate` as `ctx.warm`.
    */
-  warmUp?(): WarmUp | undefined;
+  warmUp?(spec: string): WarmUp | undefined;
   /**
    * The target's files. Targets of a run are started one after another in
    * registry order without waiting for each other's promises, so a target

@@ -10,12 +10,13 @@
  * target uses the answer only if those ids are the model's.
  *
  * It is used only when it can pay: from the compiled package (a worker runs
- * JavaScript), with a core free for it (below). Whatever goes wrong in
+ * JavaScript), for a large document, with a core free for it (below).
+ * Whatever goes wrong in
  * the thread (the document cannot be posted, the worker fails to start or
  * throws), the declarations are computed again on the main thread, so an
  * error reaches the user as it would without the thread.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -31,19 +32,29 @@ export type ThreadAnswer = { declarations: DocumentDeclarations; operations: Ope
 
 /**
  * `TEAMCHAT_TYPES_THREAD`: `off` keeps the types target on the main thread,
- * `on` uses the thread wherever it can run. Unset, the thread is used when a
- * core is free for it: two cores or more, and a load average over the last
- * minute that leaves one idle. On busy cores the thread only adds its own
+ * `on` uses the thread wherever it can run. Unset, the thread is used for a
+ * spec of `THREAD_MIN_SPEC_BYTES` or more when a core is free for it: two
+ * cores or more, and a load average over the last minute that leaves one
+ * idle. On busy cores the thread only adds its own
  * CPU time (its start-up, the document copied across) and the wait does
  * not shrink (decision 0031).
  */
 const SWITCH = 'TEAMCHAT_TYPES_THREAD';
 
-/** Whether to use the thread, given `TEAMCHAT_TYPES_THREAD`, the cores and the last minute's load average. */
-export function threadWanted(setting: string | undefined, cores: number, load: number): boolean {
+/**
+ * A spec root file smaller than this leaves the target too little work to
+ * share: the worker's start and its own loading of TypeScript cost about as
+ * long as the whole target on the main thread (our 22-operation document,
+ * about 230 KB as one JSON file). A document split into many files is judged by
+ * its root file alone.
+ */
+export const THREAD_MIN_SPEC_BYTES = 512 * 1024;
+
+/** Whether to use the thread, given `TEAMCHAT_TYPES_THREAD`, the spec root file's size, the cores and the last minute's load average. */
+export function threadWanted(setting: string | undefined, specBytes: number, cores: number, load: number): boolean {
   if (setting === 'off') return false;
   if (setting === 'on') return true;
-  return cores >= 2 && load <= cores - 1;
+  return specBytes >= THREAD_MIN_SPEC_BYTES && cores >= 2 && load <= cores - 1;
 }
 
 export class TypesThread {
@@ -95,9 +106,10 @@ function sameOperations(a: readonly OperationId[], b: readonly OperationId[]): b
   return a.length === b.length && a.every((x, i) => x.path === b[i]!.path && x.method === b[i]!.method && x.id === b[i]!.id);
 }
 
-/** A worker for the run's declarations, or undefined where one would not pay or cannot run. */
-export function startTypesThread(): TypesThread | undefined {
-  if (!threadWanted(process.env[SWITCH], availableParallelism(), loadavg()[0]!)) return undefined;
+/** A worker for the declarations of the spec at `spec`, or undefined where one would not pay or cannot run. */
+export function startTypesThread(spec: string): TypesThread | undefined {
+  const size = statSync(spec, { throwIfNoEntry: false })?.size ?? 0;
+  if (!threadWanted(process.env[SWITCH], size, availableParallelism(), loadavg()[0]!)) return undefined;
   const script = new URL('./worker.js', import.meta.url);
   if (!import.meta.url.endsWith('.js') || !existsSync(fileURLToPath(script))) return undefined;
   try {

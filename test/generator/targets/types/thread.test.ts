@@ -17,7 +17,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../../../generator/load/index.js';
 import { buildModel } from '../../../../generator/model/build.js';
 import { documentDeclarations, type DocumentDeclarations, type OperationId } from '../../../../generator/targets/types/declarations.js';
-import { threadWanted, type TypesThread as TypesThreadType } from '../../../../generator/targets/types/thread.js';
+import { THREAD_MIN_SPEC_BYTES, threadWanted, type TypesThread as TypesThreadType } from '../../../../generator/targets/types/thread.js';
 import { tempProject } from '../../../support/generator.js';
 
 const PROJECT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -76,17 +76,19 @@ parentPort.once('message', () => parentPort.postMessage({ declarations: { text: 
 });
 
 describe('when the thread is used', () => {
+  const large = THREAD_MIN_SPEC_BYTES;
   it.each([
-    ['unset, two idle cores', undefined, 2, 0.3, true],
-    ['unset, one core busy of two', undefined, 2, 1, true],
-    ['unset, both cores busy', undefined, 2, 1.5, false],
-    ['unset, one core', undefined, 1, 0, false],
-    ['unset, eight cores, load 6', undefined, 8, 6, true],
-    ['on, busy cores', 'on', 2, 5, true],
-    ['on, one core', 'on', 1, 0, true],
-    ['off, idle cores', 'off', 8, 0, false],
-  ])('%s', (_case, setting, cores, load, want) => {
-    expect(threadWanted(setting, cores, load)).toBe(want);
+    ['unset, large spec, two idle cores', undefined, large, 2, 0.3, true],
+    ['unset, large spec, one core busy of two', undefined, large, 2, 1, true],
+    ['unset, large spec, both cores busy', undefined, large, 2, 1.5, false],
+    ['unset, large spec, one core', undefined, large, 1, 0, false],
+    ['unset, large spec, eight cores, load 6', undefined, large, 8, 6, true],
+    ['unset, small spec, idle cores', undefined, large - 1, 8, 0, false],
+    ['on, small spec, busy cores', 'on', 1000, 2, 5, true],
+    ['on, one core', 'on', large, 1, 0, true],
+    ['off, large spec, idle cores', 'off', large, 8, 0, false],
+  ])('%s', (_case, setting, bytes, cores, load, want) => {
+    expect(threadWanted(setting, bytes, cores, load)).toBe(want);
   });
 });
 
