@@ -106,16 +106,18 @@ export class Writer {
       this.discard();
       throw new Error(`${missing.path} was produced but never staged`);
     }
+    let placed = 0;
     try {
-      while (this.#pending.length > 0) {
-        const { temp, absolute } = this.#pending[0]!;
+      for (const { temp, absolute } of this.#pending) {
         renameSync(temp, absolute);
-        this.#pending.shift();
+        placed++;
       }
     } catch (error) {
+      this.#pending.splice(0, placed);
       this.discard();
       throw error;
     }
+    this.#pending.length = 0;
     return this.#results;
   }
 

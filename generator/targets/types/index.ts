@@ -24,8 +24,9 @@ export const target: Target = {
     const { openapi } = ctx.model;
     if (!openapi) throw new Error('the types target needs the bundled document (ApiModel.openapi)');
     const operations = ctx.model.operations.map(({ path, method, id }) => ({ path, method, id }));
+    // Without a thread nothing is awaited, so the target runs through before the next one starts, as it always did.
     const thread = ctx.warm instanceof TypesThread ? ctx.warm : undefined;
-    const declarations = (await thread?.declarations(operations)) ?? documentDeclarations(openapi, operations);
+    const declarations = (thread === undefined ? undefined : await thread.declarations(operations)) ?? documentDeclarations(openapi, operations);
     const sources = new Map(ctx.model.schemas.map((s) => [s.name, s.source]));
     for (const name of declarations.cycles) ctx.report(cycleMessage(name, sources.get(name)));
     const contents = [
