@@ -11,10 +11,9 @@
  *
  * It is used only when it can pay: from the compiled package (a worker runs
  * JavaScript), for a large document, with a core free for it (below).
- * Whatever goes wrong in
- * the thread (the document cannot be posted, the worker fails to start or
- * throws), the declarations are computed again on the main thread, so an
- * error reaches the user as it would without the thread.
+ * Whatever goes wrong in the thread (the document cannot be posted, the
+ * worker fails to start or throws), the declarations are computed again on
+ * the main thread, so an error reaches the user as it would without it.
  */
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
