@@ -34,9 +34,11 @@ export interface DocumentDeclarations {
  */
 export function documentDeclarations(openapi: Record<string, unknown>, operations: readonly OperationId[], owned = false): DocumentDeclarations {
   // openapi-typescript mutates what it is given; hand it a copy. An owned document needs one
-  // only as the untouched source deep refs are copied from.
-  const document = owned && !hasDeepRef(openapi) ? openapi : structuredClone(openapi);
-  inlineDeepRefs(document, openapi);
+  // only as the untouched source deep refs are copied from. Without deep refs, inlining finds
+  // nothing to replace, so its walk is skipped too.
+  const deep = hasDeepRef(openapi);
+  const document = owned && !deep ? openapi : structuredClone(openapi);
+  if (deep) inlineDeepRefs(document, openapi);
   useModelOperationIds(document, operations);
   prepare(document);
   const cycles: string[] = [];
