@@ -1,10 +1,11 @@
 /**
- * Write: puts every target's files on disk in one go, after all targets ran.
- * LF endings; only files whose bytes changed are written, each through a
- * temporary file renamed over the old one (atomic within its directory).
- * In check mode nothing is written and the stale or missing files are listed.
+ * Write: puts the targets' files on disk once all targets ran. LF endings;
+ * only files whose bytes changed are written, each through a temporary file
+ * (written as soon as its target has finished) renamed over the old one
+ * (atomic within its directory) once every target has. In check mode
+ * nothing is written and the stale or missing files are listed.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { BANNER_MARK } from './targets/banner.js';
@@ -22,9 +23,8 @@ export function normalise(contents: string): string {
   return contents.replace(/\r\n?/g, '\n');
 }
 
-/** Refuses duplicate paths and paths outside the root before anything is written. */
-export function checkPaths(root: string, files: readonly OutputFile[]): void {
-  const seen = new Set<string>();
+/** Refuses duplicate paths and paths outside the root before anything is written; `seen` holds the paths of files checked earlier. */
+export function checkPaths(root: string, files: readonly OutputFile[], seen = new Set<string>()): void {
   for (const file of files) {
     const rel = relative(root, resolve(root, file.path));
     if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
@@ -35,32 +35,128 @@ export function checkPaths(root: string, files: readonly OutputFile[]): void {
   }
 }
 
+/** Every file at once: staged, then put in place. */
+export async function writeFiles(root: string, files: readonly OutputFile[], options: { check: boolean }): Promise<FileResult[]> {
+  checkPaths(root, files);
+  const writer = new Writer(root, options);
+  try {
+    writer.stage(files);
+  } catch (error) {
+    writer.discard();
+    throw error;
+  }
+  const results = writer.commit(files);
+  return files.map((file) => results.get(file)!);
+}
+
 /**
+ * A run's writes in two steps, so the files of the targets that finished
+ * can be written while others still work, and nothing is in place unless
+ * all of them succeeded: `stage` compares each file with the one on disk
+ * and writes a changed one under a temporary name beside it; `commit`
+ * renames them all into place (atomic per file); `discard` removes what
+ * `stage` wrote, and the folders it created. In check mode nothing is
+ * written and the results say which files are stale or missing.
+ *
  * Synchronous file calls inside: one at a time either way, and each
  * `fs.promises` call is several trips through the thread pool, which on a
  * busy machine left a run of a thousand files mostly waiting.
  */
-export async function writeFiles(root: string, files: readonly OutputFile[], options: { check: boolean }): Promise<FileResult[]> {
-  checkPaths(root, files);
-  const results: FileResult[] = [];
-  const made = new Set<string>();
-  const folders = new Map<string, boolean>();
-  for (const file of files) {
-    const absolute = resolve(root, file.path);
-    const contents = normalise(file.contents);
-    const existing = readExisting(absolute, folders);
-    // A scaffold's contents were already merged with the existing file by its target,
-    // so for both kinds "differs" means the target wants new bytes.
-    if (existing === contents) {
-      results.push({ path: file.path, status: 'unchanged' });
-    } else if (options.check) {
-      results.push({ path: file.path, status: existing === undefined ? 'missing' : 'stale' });
-    } else {
-      writeAtomic(absolute, contents, made);
-      results.push({ path: file.path, status: 'written' });
+export class Writer {
+  readonly #root: string;
+  readonly #check: boolean;
+  /** Paths staged so far, relative to the root: two outputs may not share one. */
+  readonly #seen = new Set<string>();
+  /** Whether each folder existed when first asked about. */
+  readonly #folders = new Map<string, boolean>();
+  /** Folders made sure of, and those this run created (innermost last). */
+  readonly #made = new Set<string>();
+  readonly #created: string[] = [];
+  readonly #results = new Map<OutputFile, FileResult>();
+  readonly #pending: { temp: string; absolute: string }[] = [];
+
+  constructor(root: string, options: { check: boolean }) {
+    this.#root = root;
+    this.#check = options.check;
+  }
+
+  stage(files: readonly OutputFile[]): void {
+    checkPaths(this.#root, files, this.#seen);
+    for (const file of files) {
+      const absolute = resolve(this.#root, file.path);
+      const contents = normalise(file.contents);
+      const existing = readExisting(absolute, this.#folders);
+      // A scaffold's contents were already merged with the existing file by its target,
+      // so for both kinds "differs" means the target wants new bytes.
+      if (existing === contents) {
+        this.#results.set(file, { path: file.path, status: 'unchanged' });
+      } else if (this.#check) {
+        this.#results.set(file, { path: file.path, status: existing === undefined ? 'missing' : 'stale' });
+      } else {
+        this.#pending.push({ temp: this.#writeTemporary(absolute, contents), absolute });
+        this.#results.set(file, { path: file.path, status: 'written' });
+      }
     }
   }
-  return results;
+
+  /** Puts every staged file in place; the result of each of `files`, all of which must have been staged. */
+  commit(files: readonly OutputFile[]): Map<OutputFile, FileResult> {
+    const missing = files.find((file) => !this.#results.has(file));
+    if (missing !== undefined) {
+      this.discard();
+      throw new Error(`${missing.path} was produced but never staged`);
+    }
+    let placed = 0;
+    try {
+      for (const { temp, absolute } of this.#pending) {
+        renameSync(temp, absolute);
+        placed++;
+      }
+    } catch (error) {
+      this.#pending.splice(0, placed);
+      this.discard();
+      throw error;
+    }
+    this.#pending.length = 0;
+    return this.#results;
+  }
+
+  /** Removes the temporary files not yet in place and the folders this run created, if nothing else is in them. */
+  discard(): void {
+    for (const { temp } of this.#pending.splice(0)) rmSync(temp, { force: true });
+    for (const dir of this.#created.splice(0).reverse()) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // Not empty (a file of this run already in place, or someone else's): left as it is.
+      }
+    }
+  }
+
+  #writeTemporary(absolute: string, contents: string): string {
+    const dir = dirname(absolute);
+    if (!this.#made.has(dir)) {
+      const first = mkdirSync(dir, { recursive: true });
+      if (first !== undefined) {
+        // `first` is the outermost folder mkdir created; every folder from it down to `dir` is new.
+        const made: string[] = [];
+        for (let at = dir; ; at = dirname(at)) {
+          made.unshift(at);
+          if (at === first || dirname(at) === at) break;
+        }
+        this.#created.push(...made);
+      }
+      this.#made.add(dir);
+    }
+    const temp = resolve(dir, `.${basename(absolute)}.${process.pid}.${written++}.tmp`);
+    try {
+      writeFileSync(temp, contents, 'utf8');
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+    return temp;
+  }
 }
 
 /**
@@ -83,23 +179,6 @@ function readExisting(absolute: string, folders: Map<string, boolean>): string |
 
 /** Numbers the temporary files of this process; with the pid, a name no other writer uses. */
 let written = 0;
-
-/** `made`: folders this run has created already. */
-function writeAtomic(absolute: string, contents: string, made: Set<string>): void {
-  const dir = dirname(absolute);
-  if (!made.has(dir)) {
-    mkdirSync(dir, { recursive: true });
-    made.add(dir);
-  }
-  const temp = resolve(dir, `.${basename(absolute)}.${process.pid}.${written++}.tmp`);
-  try {
-    writeFileSync(temp, contents, 'utf8');
-    renameSync(temp, absolute);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-}
 
 /**
  * Generated files under `outDir` that no target produced this run (say, the

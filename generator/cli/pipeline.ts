@@ -9,10 +9,10 @@ import { loadSpec, type SourceMap } from '../load/index.js';
 import { buildModel } from '../model/build.js';
 import type { ApiModel } from '../model/types.js';
 import { targets as registry } from '../targets/index.js';
-import type { OutputFile, Target, TargetContext } from '../targets/types.js';
+import type { OutputFile, Target, TargetContext, WarmUp } from '../targets/types.js';
 import { effectiveTemplatesDir } from '../templates.js';
 import { installed } from './peers.js';
-import { removeObsolete, writeFiles, type FileResult } from '../write.js';
+import { removeObsolete, Writer, type FileResult } from '../write.js';
 
 export interface TargetSummary {
   name: string;
@@ -42,52 +42,96 @@ export interface Produced {
   specFiles: string[];
 }
 
-/** Load, model and run the selected targets, all in memory: nothing is written. */
-export async function produce(config: GenerateConfig, available: readonly Target[] = registry, progress: Progress = () => {}): Promise<Produced> {
-  progress('load');
-  const templatesDir = effectiveTemplatesDir(config.userTemplatesDir);
-  const loaded = await loadSpec(config.spec, config.root);
-  const model = buildModel(loaded);
-  const reports: string[] = [...(model.warnings ?? [])];
-  const selected = available.filter((t) => config.targets.includes(t.name) && !leftOut(config, t) && !skippedByDefault(config, t, available, reports));
+/** Called with a target's files as soon as that target has them, in whatever order targets finish. */
+export type FilesReady = (files: readonly OutputFile[]) => void;
 
-  // Each target runs at most once per run, even when another target reads its files.
-  const outputs = new Map<string, Promise<OutputFile[]>>();
-  const run = (target: Target): Promise<OutputFile[]> => {
-    let files = outputs.get(target.name);
-    if (files === undefined) {
-      const filesOf = (name: string): Promise<OutputFile[]> => {
-        const found = dependency(available, target, name);
-        return leftOut(config, found) ? Promise.resolve([]) : run(found);
-      };
-      files = Promise.resolve(target.generate(context(config, model, templatesDir, reports, filesOf)));
-      outputs.set(target.name, files);
-    }
-    return files;
-  };
-  const produced: Produced['targets'] = [];
-  for (const target of selected) {
-    progress(target.name);
-    const started = performance.now();
-    const files = await run(target);
-    produced.push({ target, files, ms: performance.now() - started });
+/**
+ * Load, model and run the selected targets, all in memory: nothing is
+ * written. The targets are started in registry order without waiting for one
+ * another, so a target working in a thread (`types`) overlaps the next ones;
+ * `ready` sees each target's files as soon as they are there. A failure is
+ * the first failing target's in registry order, after every target settled.
+ */
+export async function produce(
+  config: GenerateConfig,
+  available: readonly Target[] = registry,
+  progress: Progress = () => {},
+  ready: FilesReady = () => {},
+): Promise<Produced> {
+  progress('load');
+  const skipped: string[] = [];
+  const selected = available.filter((t) => config.targets.includes(t.name) && !leftOut(config, t) && !skippedByDefault(config, t, available, skipped));
+  const spec = resolve(config.root, config.spec);
+  const warm = new Map(selected.flatMap((t) => (t.warmUp === undefined ? [] : [[t.name, t.warmUp(spec)] as const])));
+  try {
+    const templatesDir = effectiveTemplatesDir(config.userTemplatesDir);
+    const loaded = await loadSpec(config.spec, config.root);
+    for (const started of warm.values()) started?.loaded?.(loaded.document);
+    const model = buildModel(loaded);
+    const targetReports = new Map<string, string[]>();
+    const times = new Map<string, number>();
+
+    // Each target runs at most once per run, even when another target reads its files.
+    const outputs = new Map<string, Promise<OutputFile[]>>();
+    const run = (target: Target): Promise<OutputFile[]> => {
+      let files = outputs.get(target.name);
+      if (files === undefined) {
+        const filesOf = (name: string): Promise<OutputFile[]> => {
+          const found = dependency(available, target, name);
+          return leftOut(config, found) ? Promise.resolve([]) : run(found);
+        };
+        const reports: string[] = [];
+        targetReports.set(target.name, reports);
+        const ctx = context(config, model, templatesDir, reports, filesOf, warm.get(target.name));
+        // A target that throws before its first await rejects its promise like any other.
+        files = (async () => {
+          const since = performance.now();
+          const result = target.generate(ctx);
+          // A target's own time: its synchronous work, or until its promise settled.
+          const own = performance.now() - since;
+          const done = await result;
+          times.set(target.name, result instanceof Promise ? performance.now() - since : own);
+          return done;
+        })();
+        outputs.set(target.name, files);
+      }
+      return files;
+    };
+    const started = selected.map((target) => {
+      progress(target.name);
+      return run(target).then((files) => {
+        ready(files);
+        return { target, files, ms: times.get(target.name) ?? 0 };
+      });
+    });
+    const settled = await Promise.allSettled(started);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    const produced = settled.map((s) => (s as PromiseFulfilledResult<Produced['targets'][number]>).value);
+    const reports = [...(model.warnings ?? []), ...skipped, ...available.flatMap((t) => targetReports.get(t.name) ?? [])];
+    return { targets: produced, model, sources: loaded.sources, reports, specFiles: loaded.files };
+  } finally {
+    for (const started of warm.values()) started?.stop();
   }
-  return { targets: produced, model, sources: loaded.sources, reports, specFiles: loaded.files };
 }
 
 export async function generate(config: GenerateConfig, available: readonly Target[] = registry, progress: Progress = () => {}): Promise<GenerateResult> {
-  const { targets: produced, reports, specFiles } = await produce(config, available, progress);
-  const all = produced.flatMap((p) => p.files);
-  const results = await writeFiles(config.root, all, { check: config.check });
-  let offset = 0;
-  const summaries = produced.map(({ target, files, ms }) => {
-    const mine = results.slice(offset, offset + files.length);
-    offset += files.length;
-    return { name: target.name, files: mine, ms };
-  });
+  // Files are staged (compared, and written under temporary names) as each target finishes, and put in place once all have.
+  const writer = new Writer(config.root, { check: config.check });
+  let produced: Produced;
+  try {
+    produced = await produce(config, available, progress, (files) => writer.stage(files));
+  } catch (error) {
+    writer.discard();
+    throw error;
+  }
+  const { targets, reports, specFiles } = produced;
+  const all = targets.flatMap((p) => p.files);
+  const results = writer.commit(all);
+  const summaries = targets.map(({ target, files, ms }) => ({ name: target.name, files: files.map((file) => results.get(file)!), ms }));
   // Only a run of every target knows which generated files nobody produces any more; a target off by
   // default that nobody named produces nothing, so what it wrote before is obsolete too.
-  const complete = available.every((t) => produced.some((p) => p.target.name === t.name) || leftOut(config, t));
+  const complete = available.every((t) => targets.some((p) => p.target.name === t.name) || leftOut(config, t));
   const obsolete = complete ? await removeObsolete(config.root, config.outDir, all, { check: config.check }) : [];
   return { targets: summaries, reports, specFiles, obsolete };
 }
@@ -98,8 +142,10 @@ function context(
   templatesDir: string,
   reports: string[],
   filesOf: (target: string) => Promise<OutputFile[]>,
+  warm: WarmUp | undefined,
 ): TargetContext {
   return {
+    ...(warm === undefined ? {} : { warm }),
     model,
     root: config.root,
     outDir: config.outDir,

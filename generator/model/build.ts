@@ -6,6 +6,7 @@ import type { LoadedSpec } from '../load/index.js';
 import { isRecord, walkDocument } from '../load/walk.js';
 import { BuildContext, type RawNode } from './context.js';
 import { compareStrings, deriveNames, operationNames, schemaTypeNames } from './names.js';
+import { findOperations } from './operations.js';
 import { versionNotes } from './notes.js';
 import { buildParameters } from './parameters.js';
 import { buildErrorCodes, buildResponses } from './responses.js';
@@ -13,9 +14,6 @@ import { buildSecuritySchemes, needsAuth, operationSecurity } from './security.j
 import { SchemaConverter } from './schema.js';
 import type { ApiModel, HttpMethod, NamedSchema, Operation, Schema, SecuritySchemeModel } from './types.js';
 
-/** Method order within one path. */
-const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
-const PATH_ITEM_KEYS = new Set(['parameters', 'summary', 'description', 'servers']);
 
 export function buildModel(loaded: LoadedSpec): ApiModel {
   const ctx = new BuildContext(loaded.document, loaded.sources);
@@ -76,30 +74,10 @@ function buildOperations(
   base: string,
   securitySchemes: readonly SecuritySchemeModel[],
 ): Operation[] {
-  const paths = doc.paths === undefined ? {} : ctx.record(doc, 'paths', 'a map of paths');
-  const found: { path: string; method: HttpMethod; node: RawNode; item: RawNode }[] = [];
-  for (const [path, raw] of Object.entries(paths)) {
-    const item = ctx.deref(raw);
-    if (!isRecord(item)) ctx.fail(paths, path, `path \`${path}\` must be a path item`);
-    if (!path.startsWith('/')) ctx.fail(paths, path, `path \`${path}\` must start with /`);
-    for (const [key, value] of Object.entries(item)) {
-      if (METHODS.includes(key as HttpMethod)) {
-        if (!isRecord(value)) ctx.fail(item, key, `\`${key}\` must be an operation`);
-        found.push({ path, method: key as HttpMethod, node: value, item });
-      } else if (!PATH_ITEM_KEYS.has(key) && !key.startsWith('x-') && key !== '$ref') {
-        ctx.fail(item, key, `path item key \`${key}\` is not supported`);
-      }
-    }
-  }
-  found.sort((a, b) => compareStrings(a.path, b.path) || METHODS.indexOf(a.method) - METHODS.indexOf(b.method));
-  const ids = operationIds(found);
-  const names = operationNames(ids);
+  const found = findOperations(ctx, doc);
+  const names = operationNames(found.map((f) => f.id));
 
-  return found.map(({ path, method, node, item }, index): Operation => {
-    const id = ids[index]!;
-    // The derived name becomes the operation's operationId in the bundled document, so the
-    // types target (openapi-typescript's `operations[...]`) and the docs name it alike.
-    if (node.operationId === undefined) node.operationId = id;
+  return found.map(({ path, method, node, item, id }): Operation => {
     let operation = node;
     if ((method === 'get' || method === 'head') && node.requestBody !== undefined) {
       ctx.warn(node, 'requestBody', `a ${method.toUpperCase()} request body is ignored: clients and servers commonly drop it`);
@@ -133,31 +111,6 @@ function buildOperations(
       source: ctx.locate(node),
       ...versionNotes(node),
     };
-  });
-}
-
-/**
- * The operation names: each `operationId`, or for an operation without one
- * `<method>-<path words>` (`{petId}` reads `by-pet-id`), given a numeric
- * suffix when it would equal another operation's name.
- */
-function operationIds(found: readonly { path: string; method: HttpMethod; node: RawNode }[]): string[] {
-  const taken = new Set(found.map((f) => f.node.operationId).filter((id): id is string => typeof id === 'string'));
-  return found.map(({ path, method, node }) => {
-    if (typeof node.operationId === 'string') return node.operationId;
-    const words = path
-      .split('/')
-      .filter((segment) => segment !== '')
-      .map((segment) => segment.replace(/\{([^}]*)\}/g, ' by $1 ').replace(/([a-z0-9])([A-Z])/g, '$1 $2'))
-      .join(' ')
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((word) => word !== '');
-    const base = [method, ...words].join('-');
-    let id = base;
-    for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
-    taken.add(id);
-    return id;
   });
 }
 

@@ -36,6 +36,15 @@ export interface TargetContext {
   readExisting(path: string): string | undefined;
   /** Non-fatal findings (e.g. a handler whose operation left the spec). */
   report(message: string): void;
+  /** What this target's `warmUp` returned for this run, if it has one. */
+  warm?: WarmUp;
+}
+
+/** Work a target started before the document was loaded; stopped when the run ends, whether or not the target ran. */
+export interface WarmUp {
+  /** The bundled document as loaded, before the model is built from it (and adds derived operationIds to it). */
+  loaded?(document: Record<string, unknown>): void;
+  stop(): void;
 }
 
 export interface Target {
@@ -59,5 +68,17 @@ export interface Target {
    * Absent means true.
    */
   byDefault?: boolean;
+  /**
+   * Work that needs no document, started as soon as a run knows its targets
+   * and before the spec is loaded (the `types` target starts its worker
+   * thread here). `spec` is the absolute path of the spec's root file.
+   * What it returns reaches `generate` as `ctx.warm`.
+   */
+  warmUp?(spec: string): WarmUp | undefined;
+  /**
+   * The target's files. Targets of a run are started one after another in
+   * registry order without waiting for each other's promises, so a target
+   * that waits for a thread lets the next ones run meanwhile.
+   */
   generate(ctx: TargetContext): Promise<OutputFile[]> | OutputFile[];
 }

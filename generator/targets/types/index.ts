@@ -5,15 +5,13 @@
  * `UploadFile`, `ErrorBody` and `ErrorCode`.
  */
 import { posix } from 'node:path';
-import type { OpenAPI3 } from 'openapi-typescript';
-import { walkDocument } from '../../load/walk.js';
 import { propertyKey } from '../../model/names.js';
 import type { ApiModel, BodyKind, Operation, OperationError, ResponseModel } from '../../model/types.js';
 import { banner } from '../banner.js';
-import { hasReadWrite } from '../shared/read-write.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
-import { breakEagerCycles, cycleMessage } from './refs.js';
-import { declarations as openapiDeclarations } from './transform.js';
+import { documentDeclarations } from './declarations.js';
+import { cycleMessage } from './refs.js';
+import { startTypesThread, TypesThread } from './thread.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const MULTIPART = 'multipart/form-data';
@@ -21,26 +19,23 @@ const MULTIPART = 'multipart/form-data';
 export const target: Target = {
   name: 'types',
   description: 'openapi-typescript types and per-operation aliases (generated/types.ts)',
+  warmUp: startTypesThread,
   async generate(ctx: TargetContext): Promise<OutputFile[]> {
     const { openapi } = ctx.model;
     if (!openapi) throw new Error('the types target needs the bundled document (ApiModel.openapi)');
-    // openapi-typescript mutates what it is given; hand it a copy.
-    const document = structuredClone(openapi);
-    inlineDeepRefs(document, openapi);
-    useModelOperationIds(document, ctx.model);
-    prepare(document);
+    const operations = ctx.model.operations.map(({ path, method, id }) => ({ path, method, id }));
+    // Without a thread nothing is awaited, so the target runs through before the next one starts, as it always did.
+    const thread = ctx.warm instanceof TypesThread ? ctx.warm : undefined;
+    const declarations = (thread === undefined ? undefined : await thread.declarations(operations)) ?? documentDeclarations(openapi, operations);
     const sources = new Map(ctx.model.schemas.map((s) => [s.name, s.source]));
-    breakEagerCycles(document, (name) => ctx.report(cycleMessage(name, sources.get(name))));
-    // `readOnly`/`writeOnly` become markers that `Readable`/`Writable` strip from response and request types.
-    const markers = hasReadWrite(document);
-    const declarations = openapiDeclarations(document as unknown as OpenAPI3, { defaultNonNullable: false, ...(markers ? { readWriteMarkers: true } : {}) });
+    for (const name of declarations.cycles) ctx.report(cycleMessage(name, sources.get(name)));
     const contents = [
       banner(ctx.model, ctx.command, 'line'),
       '',
-      declarations.trimEnd(),
+      declarations.text,
       '',
-      ...(ctx.model.schemas.length > 0 ? [namedTypes(ctx.model, markers)] : []),
-      aliases(ctx.model, markers),
+      ...(ctx.model.schemas.length > 0 ? [namedTypes(ctx.model, declarations.markers)] : []),
+      aliases(ctx.model, declarations.markers),
     ].join('\n');
     return [{ path: posix.join(ctx.outDir, 'types.ts'), contents, ownership: 'generated' }];
   },
@@ -225,122 +220,4 @@ function wholeBodyType(operation: Operation, op: string): string | undefined {
 /** Text safe inside a `/** *\/` comment on one line. */
 function docText(text: string): string {
   return text.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ');
-}
-
-/**
- * Adjusts the copy handed to openapi-typescript where its output would not
- * match the spec:
- * - Without a `mapping`, it adds the schema *name* as the discriminator value
- *   (`code: "BadRequestError"`), contradicting each variant's `const`; the
- *   consts alone already make the unions discriminated, so discriminators go.
- * - An object with named properties and a schema for other keys becomes an
- *   index signature every named property must also satisfy; widening that
- *   signature to the union of all value types keeps valid bodies assignable.
- * - A parameter described by `content` (JSON text, or another media type)
- *   is typed as its decoded schema, since `<Pascal>Params` holds decoded values.
- * - It reads an `enum` beside `type: object` as a list of schemas; the
- *   enum's objects become a union of constants, and values of other types
- *   (which no object equals) go.
- */
-function prepare(document: Record<string, unknown>): void {
-  walkDocument(document, {
-    keywords(node) {
-      if ('discriminator' in node && (Array.isArray(node.oneOf) || Array.isArray(node.anyOf))) delete node.discriminator;
-      if (node.type === 'object' && Array.isArray(node.enum)) {
-        const objects = node.enum.filter(isObject);
-        delete node.enum;
-        if (objects.length > 0 && node.oneOf === undefined) node.oneOf = objects.map((value) => ({ const: value }));
-      }
-      const content = typeof node.in === 'string' && isObject(node.content) ? Object.values(node.content) : [];
-      const json = content.length === 1 ? content[0] : undefined;
-      if (isObject(json)) {
-        node.schema = json.schema ?? {};
-        delete node.content;
-      }
-      const { properties, additionalProperties } = node;
-      if (isObject(properties) && isObject(additionalProperties) && Object.keys(properties).length > 0) {
-        node.additionalProperties = { anyOf: [additionalProperties, ...Object.values(properties)] };
-      }
-    },
-  });
-}
-
-/**
- * Gives each operation of the copy its id in the model. A path item that
- * refers to another (`$ref: '#/paths/~1source'`) shares the other's operation
- * objects in the bundled document, where only one derived id could be
- * written; once inlined, each copy takes its own, as the aliases expect.
- */
-function useModelOperationIds(document: Record<string, unknown>, model: ApiModel): void {
-  const paths = document.paths;
-  if (!isObject(paths)) return;
-  for (const operation of model.operations) {
-    const item = paths[operation.path];
-    const node = isObject(item) && item.$ref === undefined ? item[operation.method] : undefined;
-    if (isObject(node) && node.$ref === undefined) node.operationId = operation.id;
-  }
-}
-
-/** A `$ref` to one whole component (`#/components/schemas/Pet`), which openapi-typescript names. */
-const COMPONENT_REF = /^#\/components\/[^/]+\/[^/]+$/;
-/** Keys whose value is data (as `walkDocument` reads them): a `$ref` in there is not a reference. */
-const DATA_KEYS = new Set(['value', 'example', 'default', 'const', 'enum']);
-/** Keys beside a `$ref` that only annotate, so the inlined target can take them as they are. */
-const ANNOTATION_KEYS = new Set(['description', 'summary', 'title', 'deprecated', 'example', 'examples', 'default', 'readOnly', 'writeOnly', '$comment']);
-
-/**
- * Replaces every `$ref` that points anywhere but at a whole component
- * (`#/paths/~1pets/post/requestBody/content/application~1json/schema`,
- * `#/components/schemas/Pet/properties/id`) with a copy of what it points at.
- * openapi-typescript writes such a ref as an index into its own types
- * (`paths["/pets"]["post"]["requestBody"]["content"]...`), which does not
- * type-check where a step is optional (`requestBody?`) and drops steps it
- * does not emit (`properties`). A ref that comes back to itself through such
- * pointers becomes `{}` (unknown), as the model reads it (`schema.ts`).
- * `source` is the untouched document the pointers are resolved in.
- */
-export function inlineDeepRefs(document: unknown, source: Record<string, unknown>, chain: readonly string[] = []): void {
-  const expand = (value: unknown): unknown => {
-    if (!isObject(value) || typeof value.$ref !== 'string' || !value.$ref.startsWith('#/') || COMPONENT_REF.test(value.$ref)) return value;
-    const ref = value.$ref;
-    let target: unknown = source;
-    for (const raw of ref.slice(2).split('/')) {
-      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      target = isObject(target) || Array.isArray(target) ? (target as Record<string, unknown>)[key] : undefined;
-    }
-    // The loader resolved every ref; one that names nothing is left to openapi-typescript.
-    if (target === undefined) return value;
-    let inlined: unknown = {};
-    if (!chain.includes(ref)) {
-      const holder = { allOf: [structuredClone(target)] };
-      inlineDeepRefs(holder, source, [...chain, ref]);
-      inlined = holder.allOf[0];
-    }
-    const siblings = Object.keys(value).filter((k) => k !== '$ref');
-    if (siblings.length === 0 || !isObject(inlined)) return inlined;
-    const rest = Object.fromEntries(siblings.map((k) => [k, value[k]]));
-    return siblings.every((k) => ANNOTATION_KEYS.has(k) || k.startsWith('x-')) ? { ...inlined, ...rest } : { ...rest, allOf: [inlined] };
-  };
-  const replaceChild = (node: Record<string, unknown>, key: string): void => {
-    const value = node[key];
-    if (Array.isArray(value)) {
-      if (key === 'examples') return;
-      for (let i = 0; i < value.length; i++) value[i] = expand(value[i]);
-    } else if (isObject(value) && typeof value.$ref === 'string') {
-      node[key] = expand(value);
-    }
-  };
-  // for...in: replacing a value keeps the node's keys, and no key list is made per node.
-  walkDocument(document, {
-    keywords: (node) => {
-      for (const key in node) if (!DATA_KEYS.has(key) && !key.startsWith('x-')) replaceChild(node, key);
-    },
-    names: (node) => {
-      for (const key in node) replaceChild(node, key);
-    },
-  });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

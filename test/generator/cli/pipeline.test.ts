@@ -66,3 +66,86 @@ describe('targets declare what they need', () => {
     expect(named.targets.map(({ target }) => target.name)).toEqual(['needy']);
   });
 });
+
+describe('targets run side by side', () => {
+  /** A target whose files wait for `release`, as one working in a thread does. */
+  function waiting(name: string): Target & { release(): void } {
+    let release = (): void => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    return {
+      name,
+      description: name,
+      release: () => release(),
+      async generate(ctx) {
+        await gate;
+        ctx.report(`${name} done`);
+        return [{ path: `${ctx.outDir}/${name}.txt`, contents: name, ownership: 'generated' }];
+      },
+    };
+  }
+
+  it('starts the next target while one waits, and keeps registry order in files and reports', async () => {
+    const slow = waiting('slow');
+    const quick: Target = {
+      name: 'quick',
+      description: 'quick',
+      generate(ctx) {
+        // Had the pipeline waited for `slow` first, this would never run.
+        slow.release();
+        ctx.report('quick done');
+        return [{ path: `${ctx.outDir}/quick.txt`, contents: 'quick', ownership: 'generated' }];
+      },
+    };
+    const ready: string[] = [];
+    const produced = await produce(config([slow, quick], undefined), [slow, quick], () => {}, (files) => ready.push(...files.map((f) => f.contents)));
+    expect(produced.targets.map(({ target }) => target.name)).toEqual(['slow', 'quick']);
+    expect(ready).toEqual(['quick', 'slow']);
+    expect(produced.reports.filter((r) => r.endsWith(' done'))).toEqual(['slow done', 'quick done']);
+  });
+
+  it('reports the first failing target in registry order once all have settled, and stops what targets warmed up', async () => {
+    const slow = waiting('slow');
+    let stopped = 0;
+    const failing: Target = {
+      name: 'failing',
+      description: 'failing',
+      warmUp: () => ({ stop: () => stopped++ }),
+      generate() {
+        throw new Error('failing broke');
+      },
+    };
+    const late: Target = {
+      name: 'late',
+      description: 'late',
+      async generate() {
+        slow.release();
+        throw new Error('late broke');
+      },
+    };
+    await expect(produce(config([slow, failing, late], undefined), [slow, failing, late])).rejects.toThrow('failing broke');
+    expect(stopped).toBe(1);
+  });
+
+  it('hands a warmed-up target the document as loaded, before the model names its operations', async () => {
+    const seen: unknown[] = [];
+    const warmed: Target = {
+      name: 'warmed',
+      description: 'warmed',
+      warmUp: () => ({
+        loaded: (document) => seen.push(structuredClone(document)),
+        stop: () => seen.push('stopped'),
+      }),
+      generate(ctx) {
+        expect(ctx.warm).toBeDefined();
+        return [];
+      },
+    };
+    const produced = await produce(resolveGenerateConfig({ spec: 'test/fixtures/generator/path-item-ref/openapi.yaml' }, repoRoot, ['warmed']), [warmed]);
+    expect(seen).toHaveLength(2);
+    const paths = (seen[0] as { paths: Record<string, { get: { operationId?: string } }> }).paths;
+    expect(paths['/ip-address']!.get.operationId).toBeUndefined();
+    expect((produced.model.openapi as typeof seen[0] & { paths: typeof paths }).paths['/ip-address']!.get.operationId).toBe('get-ip-address');
+    expect(seen[1]).toBe('stopped');
+  });
+});
+

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutputFile } from '../../../generator/targets/types.js';
-import { removeObsolete, writeFiles } from '../../../generator/write.js';
+import { removeObsolete, writeFiles, Writer } from '../../../generator/write.js';
 import { BANNER_MARK } from '../../../generator/targets/banner.js';
 import { existsSync, mkdirSync } from 'node:fs';
 
@@ -67,6 +67,54 @@ describe('writeFiles', () => {
   it('refuses paths outside the root and duplicate paths before writing anything', async () => {
     await expect(writeFiles(root, [file('a.ts', 'x'), file('../escape.ts', 'x')], { check: false })).rejects.toThrow(/outside/);
     await expect(writeFiles(root, [file('a.ts', 'x'), file('./a.ts', 'y')], { check: false })).rejects.toThrow(/share the path/);
+    expect(readdirSync(root)).toEqual([]);
+  });
+});
+
+describe('Writer', () => {
+  const listed = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+
+  it('stages files under temporary names, and puts them in place only on commit', () => {
+    writeFileSync(join(root, 'kept.ts'), 'old\n');
+    const writer = new Writer(root, { check: false });
+    const first = [file('kept.ts', 'new\n')];
+    const second = [file('out/deep/b.ts', 'b\n')];
+    writer.stage(first);
+    writer.stage(second);
+    expect(readFileSync(join(root, 'kept.ts'), 'utf8')).toBe('old\n');
+    expect(listed(root).filter((name) => !name.endsWith('.tmp'))).toEqual(['kept.ts', 'out', 'out/deep']);
+    const results = writer.commit([...second, ...first]);
+    expect([results.get(first[0]!), results.get(second[0]!)]).toEqual([
+      { path: 'kept.ts', status: 'written' },
+      { path: 'out/deep/b.ts', status: 'written' },
+    ]);
+    expect(listed(root)).toEqual(['kept.ts', 'out', 'out/deep', 'out/deep/b.ts']);
+    expect(readFileSync(join(root, 'kept.ts'), 'utf8')).toBe('new\n');
+  });
+
+  it('discards what it staged and the folders it made, leaving existing files as they were', () => {
+    mkdirSync(join(root, 'out'));
+    writeFileSync(join(root, 'out/a.ts'), 'old\n');
+    const writer = new Writer(root, { check: false });
+    writer.stage([file('out/a.ts', 'new\n'), file('out/new/deeper/b.ts', 'b\n')]);
+    expect(listed(root).length).toBeGreaterThan(2);
+    writer.discard();
+    expect(listed(root)).toEqual(['out', 'out/a.ts']);
+    expect(readFileSync(join(root, 'out/a.ts'), 'utf8')).toBe('old\n');
+  });
+
+  it('refuses a path an earlier stage already had', () => {
+    const writer = new Writer(root, { check: false });
+    writer.stage([file('a.ts', 'x')]);
+    expect(() => writer.stage([file('./a.ts', 'y')])).toThrow(/share the path/);
+    writer.discard();
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('refuses to commit a file it never staged, and then keeps nothing', () => {
+    const writer = new Writer(root, { check: false });
+    writer.stage([file('a.ts', 'x')]);
+    expect(() => writer.commit([file('b.ts', 'y')])).toThrow(/never staged/);
     expect(readdirSync(root)).toEqual([]);
   });
 });

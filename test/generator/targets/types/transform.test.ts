@@ -12,7 +12,7 @@ import type { OpenAPI3 } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { openapiTypescript } from '../../../../generator/cjs.js';
 import { loadSpec } from '../../../../generator/load/index.js';
-import { inlineDeepRefs } from '../../../../generator/targets/types/index.js';
+import { inlineDeepRefs } from '../../../../generator/targets/types/declarations.js';
 import { declarations, type TransformOptions } from '../../../../generator/targets/types/transform.js';
 import { syntheticSpec } from '../../../support/synthetic-spec.js';
 
