@@ -341,7 +341,7 @@ const readJsonNarrowTermObject = (c) => {
     if (open === 0)
         return o;
     for (;;) {
-        const i = jsonField(c, NARROW_TERM_OBJECT_JSON_KEYS);
+        const i = readJsonNarrowTermObjectKey(c);
         let v;
         if (i === 0) {
             v = readJsonString(c);
@@ -372,6 +372,29 @@ const readJsonNarrowTermObject = (c) => {
     }
 };
 const NARROW_TERM_OBJECT_JSON_KEYS = ["operator", "operand", "negated"];
+/** The key at the cursor as `jsonField` reads it, "operator", "operand", "negated" compared where they stand. */
+const readJsonNarrowTermObjectKey = (c) => {
+    const s = c.s;
+    const k = c.at;
+    if (s.charCodeAt(k) === 34) {
+        // "operator":
+        if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 111 && s.charCodeAt(k + 8) === 114 && s.charCodeAt(k + 9) === 34 && s.charCodeAt(k + 10) === 58) {
+            c.at = k + 11;
+            return 0;
+        }
+        // "operand":
+        if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 110 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
+            c.at = k + 10;
+            return 1;
+        }
+        // "negated":
+        if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 103 && s.charCodeAt(k + 4) === 97 && s.charCodeAt(k + 5) === 116 && s.charCodeAt(k + 6) === 101 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
+            c.at = k + 10;
+            return 2;
+        }
+    }
+    return jsonField(c, NARROW_TERM_OBJECT_JSON_KEYS);
+};
 const NARROW_TERM_OPTION2_ITEM0_VALUES = /* @__PURE__ */ new Set(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
 const matchesNarrowOperand = (v, _strict) => {
     if (typeof v === "string") {
@@ -1222,7 +1245,7 @@ const readJsonGroupSettingValue = (c) => {
     if (open === 0)
         return o;
     for (;;) {
-        const i = jsonField(c, GROUP_SETTING_VALUE_JSON_KEYS);
+        const i = readJsonGroupSettingValueKey(c);
         let v;
         if (i === 0) {
             v = readJsonGroupSettingTarget(c);
@@ -1247,6 +1270,24 @@ const readJsonGroupSettingValue = (c) => {
     }
 };
 const GROUP_SETTING_VALUE_JSON_KEYS = ["new", "old"];
+/** The key at the cursor as `jsonField` reads it, "new", "old" compared where they stand. */
+const readJsonGroupSettingValueKey = (c) => {
+    const s = c.s;
+    const k = c.at;
+    if (s.charCodeAt(k) === 34) {
+        // "new":
+        if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 119 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
+            c.at = k + 6;
+            return 0;
+        }
+        // "old":
+        if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 108 && s.charCodeAt(k + 3) === 100 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
+            c.at = k + 6;
+            return 1;
+        }
+    }
+    return jsonField(c, GROUP_SETTING_VALUE_JSON_KEYS);
+};
 const readJsonGroupSettingTarget = (c) => {
     return readJsonGroupSettingMembers(c);
 };
@@ -1258,7 +1299,7 @@ const readJsonGroupSettingMembers = (c) => {
     if (open === 0)
         return o;
     for (;;) {
-        const i = jsonField(c, GROUP_SETTING_MEMBERS_JSON_KEYS);
+        const i = readJsonGroupSettingMembersKey(c);
         let v;
         if (i === 0) {
             v = readJsonIntegers(c);
@@ -1283,6 +1324,24 @@ const readJsonGroupSettingMembers = (c) => {
     }
 };
 const GROUP_SETTING_MEMBERS_JSON_KEYS = ["direct_members", "direct_subgroups"];
+/** The key at the cursor as `jsonField` reads it, "direct_members", "direct_subgroups" compared where they stand. */
+const readJsonGroupSettingMembersKey = (c) => {
+    const s = c.s;
+    const k = c.at;
+    if (s.charCodeAt(k) === 34) {
+        // "direct_members":
+        if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 109 && s.charCodeAt(k + 9) === 101 && s.charCodeAt(k + 10) === 109 && s.charCodeAt(k + 11) === 98 && s.charCodeAt(k + 12) === 101 && s.charCodeAt(k + 13) === 114 && s.charCodeAt(k + 14) === 115 && s.charCodeAt(k + 15) === 34 && s.charCodeAt(k + 16) === 58) {
+            c.at = k + 17;
+            return 0;
+        }
+        // "direct_subgroups":
+        if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 115 && s.charCodeAt(k + 9) === 117 && s.charCodeAt(k + 10) === 98 && s.charCodeAt(k + 11) === 103 && s.charCodeAt(k + 12) === 114 && s.charCodeAt(k + 13) === 111 && s.charCodeAt(k + 14) === 117 && s.charCodeAt(k + 15) === 112 && s.charCodeAt(k + 16) === 115 && s.charCodeAt(k + 17) === 34 && s.charCodeAt(k + 18) === 58) {
+            c.at = k + 19;
+            return 1;
+        }
+    }
+    return jsonField(c, GROUP_SETTING_MEMBERS_JSON_KEYS);
+};
 const matchesGroupSettingMembers = (v, strict) => {
     if (!(typeof v === "object" && v !== null && !Array.isArray(v)))
         return false;
@@ -1730,7 +1789,7 @@ const readJsonProfileDataUpdate = (c) => {
     if (open === 0)
         return o;
     for (;;) {
-        const i = jsonField(c, PROFILE_DATA_UPDATE_JSON_KEYS);
+        const i = readJsonProfileDataUpdateKey(c);
         let v;
         if (i === 0) {
             v = readJsonInteger(c);
@@ -1755,6 +1814,24 @@ const readJsonProfileDataUpdate = (c) => {
     }
 };
 const PROFILE_DATA_UPDATE_JSON_KEYS = ["id", "value"];
+/** The key at the cursor as `jsonField` reads it, "id", "value" compared where they stand. */
+const readJsonProfileDataUpdateKey = (c) => {
+    const s = c.s;
+    const k = c.at;
+    if (s.charCodeAt(k) === 34) {
+        // "id":
+        if (s.charCodeAt(k + 1) === 105 && s.charCodeAt(k + 2) === 100 && s.charCodeAt(k + 3) === 34 && s.charCodeAt(k + 4) === 58) {
+            c.at = k + 5;
+            return 0;
+        }
+        // "value":
+        if (s.charCodeAt(k + 1) === 118 && s.charCodeAt(k + 2) === 97 && s.charCodeAt(k + 3) === 108 && s.charCodeAt(k + 4) === 117 && s.charCodeAt(k + 5) === 101 && s.charCodeAt(k + 6) === 34 && s.charCodeAt(k + 7) === 58) {
+            c.at = k + 8;
+            return 1;
+        }
+    }
+    return jsonField(c, PROFILE_DATA_UPDATE_JSON_KEYS);
+};
 const matchesProfileDataUpdate = (v, strict) => {
     if (!(typeof v === "object" && v !== null && !Array.isArray(v)))
         return false;

@@ -11,7 +11,7 @@
  */
 import type { ObjectSchema, Property, Schema } from '../../model/types.js';
 import { block, print, ret, type Stmt } from './builder.js';
-import { literal } from './code.js';
+import { commentText, literal } from './code.js';
 import type { EmitContext } from './context.js';
 
 
@@ -146,6 +146,7 @@ function readerBody(schema: Schema, ctx: EmitContext, label: string): Stmt[] {
 
 function objectReader(properties: Property[], ctx: EmitContext, label: string): Stmt[] {
   const names = ctx.constant(`${label}JsonKeys`, `[${properties.map((p) => literal(p.name)).join(', ')}]`);
+  const keyReader = keyReaderOf(properties, names, ctx, label);
   const miss = ctx.use('JSON_MISS');
   let chain: Stmt[] = [{ kind: 'if', cond: `i === -2 || !${ctx.use('jsonMember')}(c, o)`, then: [ret(miss)], else: [] }];
   for (let index = properties.length - 1; index >= 0; index--) {
@@ -159,7 +160,7 @@ function objectReader(properties: Property[], ctx: EmitContext, label: string): 
     `if (open < 0) return ${ctx.use('readJsonValue')}(c);`,
     'if (open === 0) return o;',
     block('for (;;)', [
-      `const i = ${ctx.use('jsonField')}(c, ${names});`,
+      `const i = ${keyReader}(c);`,
       'let v: unknown;',
       ...chain,
       `const d = ${ctx.use('jsonNext')}(c, 125);`,
@@ -167,6 +168,35 @@ function objectReader(properties: Property[], ctx: EmitContext, label: string): 
       `if (d < 0) return ${miss};`,
     ], 'loop'),
   ];
+}
+
+/**
+ * The function reading an object's key as `jsonField` does (the listed
+ * key's index, the cursor past the colon): each listed key compared where
+ * the text stands, quotes and colon included, against character codes
+ * written into the code, and `jsonField` for anything else (another key,
+ * whitespace before the colon). `jsonField` compares against the names in
+ * a list, loading every character of both strings; with the codes as
+ * constants a key costs one load per character, and the function is small
+ * enough for V8 to inline it into the reader.
+ */
+function keyReaderOf(properties: Property[], names: string, ctx: EmitContext, label: string): string {
+  const tests: Stmt[] = properties.flatMap((property, index): Stmt[] => {
+    const text = `${JSON.stringify(property.name)}:`;
+    const codes: string[] = [];
+    for (let j = 1; j < text.length; j++) codes.push(`s.charCodeAt(k + ${j}) === ${text.charCodeAt(j)}`);
+    return [`// ${commentText(text)}`, { kind: 'if', cond: codes.join(' && '), then: [`c.at = k + ${text.length};`, ret(String(index))], else: [] }];
+  });
+  const name = ctx.names.unique(`readJson${label}Key`);
+  const body: Stmt[] = [
+    'const s = c.s;',
+    'const k = c.at;',
+    { kind: 'if', cond: 's.charCodeAt(k) === 34', then: tests, else: [] },
+    ret(`${ctx.use('jsonField')}(c, ${names})`),
+  ];
+  const keys = commentText(properties.map((p) => literal(p.name)).join(', '));
+  ctx.constants.push([`/** The key at the cursor as \`jsonField\` reads it, ${keys} compared where they stand. */`, `const ${name} = (c: ${ctx.useType('JsonCursor')}): number => {`, ...print(body, 'return;', 1), '};'].join('\n'));
+  return name;
 }
 
 function listReader(item: string, ctx: EmitContext): Stmt[] {
