@@ -265,7 +265,6 @@ const matchesRateLimitError = (v: unknown, strict: boolean): boolean => {
   }
   return true;
 };
-const SEND_INVITES_INVITE_AS_VALUES = /* @__PURE__ */ new Set<number>([100, 200, 300, 400, 600]);
 const SEND_INVITES_PARAMETERS = /* @__PURE__ */ new Set<string>(["invitee_emails", "invite_expires_in_minutes", "invite_as", "stream_ids", "group_ids", "include_realm_default_subscriptions", "notify_referrer_on_join", "welcome_message_custom_text"]);
 const INVITATION_FAILED_ERROR_KEYS = /* @__PURE__ */ new Set<string>(["result", "msg", "code", "errors", "daily_limit_reached", "license_limit_reached", "sent_invitations"]);
 const matchesInvitationFailedError = (v: unknown, strict: boolean): boolean => {
@@ -402,7 +401,6 @@ const readJsonNarrowTermObjectKey = (c: JsonCursor): number => {
   }
   return jsonField(c, NARROW_TERM_OBJECT_JSON_KEYS);
 };
-const NARROW_TERM_OPTION2_ITEM0_VALUES = /* @__PURE__ */ new Set<string>(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
 const matchesNarrowOperand = (v: unknown, _strict: boolean): boolean => {
   if (typeof v === "string") {
     // Every value of this type matches.
@@ -423,7 +421,7 @@ const matchesNarrowTermObject = (v: unknown, strict: boolean): boolean => {
   const record = v as Record<string, unknown>;
   const operator = record["operator"];
   if (typeof operator !== "string") return false;
-  if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(operator)) return false;
+  if (operator !== "channel" && operator !== "stream" && operator !== "topic" && operator !== "sender" && operator !== "is" && operator !== "dm" && operator !== "id") return false;
   const operand = record["operand"];
   if (operand === undefined) return false;
   if (!matchesNarrowOperand(operand, strict)) return false;
@@ -447,7 +445,7 @@ const matchesNarrowTerm = (v: unknown, strict: boolean): boolean => {
     if (v.length > 0) {
       const item_0: unknown = v[0];
       if (typeof item_0 !== "string") return false;
-      if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(item_0)) return false;
+      if (item_0 !== "channel" && item_0 !== "stream" && item_0 !== "topic" && item_0 !== "sender" && item_0 !== "is" && item_0 !== "dm" && item_0 !== "id") return false;
     }
     if (v.length > 1) {
       const item_1: unknown = v[1];
@@ -1293,7 +1291,7 @@ const matchesGetOwnUserResponse = (v: unknown, strict: boolean): boolean => {
   if (!Number.isInteger(avatar_version)) return false;
   const role = record["role"];
   if (!(typeof role === "number" && Number.isInteger(role))) return false;
-  if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) return false;
+  if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600) return false;
   const is_admin = record["is_admin"];
   if (typeof is_admin !== "boolean") return false;
   const is_owner = record["is_owner"];
@@ -1589,7 +1587,7 @@ const matchesMessageFlagOp = (v: unknown, _strict: boolean): boolean => {
 };
 const matchesNarrowOperator = (v: unknown, _strict: boolean): boolean => {
   if (typeof v !== "string") return false;
-  if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(v)) return false;
+  if (v !== "channel" && v !== "stream" && v !== "topic" && v !== "sender" && v !== "is" && v !== "dm" && v !== "id") return false;
   return true;
 };
 const OWN_USER_KEYS = /* @__PURE__ */ new Set<string>(["user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
@@ -1610,7 +1608,7 @@ const matchesOwnUser = (v: unknown, strict: boolean): boolean => {
   if (!Number.isInteger(avatar_version)) return false;
   const role = record["role"];
   if (!(typeof role === "number" && Number.isInteger(role))) return false;
-  if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) return false;
+  if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600) return false;
   const is_admin = record["is_admin"];
   if (typeof is_admin !== "boolean") return false;
   const is_owner = record["is_owner"];
@@ -1662,7 +1660,7 @@ const matchesReportType = (v: unknown, _strict: boolean): boolean => {
 };
 const matchesRole = (v: unknown, _strict: boolean): boolean => {
   if (!(typeof v === "number" && Number.isInteger(v))) return false;
-  if (!SEND_INVITES_INVITE_AS_VALUES.has(v)) return false;
+  if (v !== 100 && v !== 200 && v !== 300 && v !== 400 && v !== 600) return false;
   return true;
 };
 const matchesScheduledMessageType = (v: unknown, _strict: boolean): boolean => {
@@ -2636,7 +2634,7 @@ function checkNarrowOperator(v: unknown, out: Failure[], all: boolean, _strict: 
   if (typeof v !== "string") {
     pushWrongType(out, "", "a string");
     if (!all) return;
-  } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(v)) {
+  } else if (v !== "channel" && v !== "stream" && v !== "topic" && v !== "sender" && v !== "is" && v !== "dm" && v !== "id") {
     pushFailure(out, "", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
     if (!all) return;
   }
@@ -2663,7 +2661,7 @@ function checkNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: boole
       if (typeof item_0 !== "string") {
         pushWrongType(out, "[0]", "a string");
         if (!all) return;
-      } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(item_0)) {
+      } else if (item_0 !== "channel" && item_0 !== "stream" && item_0 !== "topic" && item_0 !== "sender" && item_0 !== "is" && item_0 !== "dm" && item_0 !== "id") {
         pushFailure(out, "[0]", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
         if (!all) return;
       }
@@ -2698,7 +2696,7 @@ function checkNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict:
     } else if (typeof operator !== "string") {
       pushWrongType(out, ".operator", "a string");
       if (!all) return;
-    } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(operator)) {
+    } else if (operator !== "channel" && operator !== "stream" && operator !== "topic" && operator !== "sender" && operator !== "is" && operator !== "dm" && operator !== "id") {
       pushFailure(out, ".operator", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
       if (!all) return;
     }
@@ -2828,7 +2826,7 @@ function checkOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean)
     } else if (!(typeof role === "number" && Number.isInteger(role))) {
       pushWrongType(out, ".role", "an integer");
       if (!all) return;
-    } else if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) {
+    } else if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600) {
       pushFailure(out, ".role", "must be one of 100, 200, 300, 400, 600", "enum");
       if (!all) return;
     }
@@ -3349,7 +3347,7 @@ function checkRole(v: unknown, out: Failure[], all: boolean, _strict: boolean): 
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
-  } else if (!SEND_INVITES_INVITE_AS_VALUES.has(v)) {
+  } else if (v !== 100 && v !== 200 && v !== 300 && v !== 400 && v !== 600) {
     pushFailure(out, "", "must be one of 100, 200, 300, 400, 600", "enum");
     if (!all) return;
   }
@@ -4639,7 +4637,7 @@ function checkGetOwnUserResponse(v: unknown, out: Failure[], all: boolean, stric
     } else if (!(typeof role === "number" && Number.isInteger(role))) {
       pushWrongType(out, ".role", "an integer");
       if (!all) return;
-    } else if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) {
+    } else if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600) {
       pushFailure(out, ".role", "must be one of 100, 200, 300, 400, 600", "enum");
       if (!all) return;
     }
@@ -5304,7 +5302,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       if (typeof w !== "string") return repeated("invite_as");
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("invite_as", "type", "", x);
-      if (!SEND_INVITES_INVITE_AS_VALUES.has(x)) return invalid("invite_as", "enum", "", "must be one of 100, 200, 300, 400, 600");
+      if (x !== 100 && x !== 200 && x !== 300 && x !== 400 && x !== 600) return invalid("invite_as", "enum", "", "must be one of 100, 200, 300, 400, 600");
       value["invite_as"] = x;
     }
   }
@@ -7072,7 +7070,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
       if (typeof w !== "string") return repeated("role");
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("role", "type", "", x);
-      if (!SEND_INVITES_INVITE_AS_VALUES.has(x)) return invalid("role", "enum", "", "must be one of 100, 200, 300, 400, 600");
+      if (x !== 100 && x !== 200 && x !== 300 && x !== 400 && x !== 600) return invalid("role", "enum", "", "must be one of 100, 200, 300, 400, 600");
       value["role"] = x;
     }
   }

@@ -225,7 +225,6 @@ const matchesRateLimitError = (v, strict) => {
     }
     return true;
 };
-const SEND_INVITES_INVITE_AS_VALUES = /* @__PURE__ */ new Set([100, 200, 300, 400, 600]);
 const SEND_INVITES_PARAMETERS = /* @__PURE__ */ new Set(["invitee_emails", "invite_expires_in_minutes", "invite_as", "stream_ids", "group_ids", "include_realm_default_subscriptions", "notify_referrer_on_join", "welcome_message_custom_text"]);
 const INVITATION_FAILED_ERROR_KEYS = /* @__PURE__ */ new Set(["result", "msg", "code", "errors", "daily_limit_reached", "license_limit_reached", "sent_invitations"]);
 const matchesInvitationFailedError = (v, strict) => {
@@ -395,7 +394,6 @@ const readJsonNarrowTermObjectKey = (c) => {
     }
     return jsonField(c, NARROW_TERM_OBJECT_JSON_KEYS);
 };
-const NARROW_TERM_OPTION2_ITEM0_VALUES = /* @__PURE__ */ new Set(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
 const matchesNarrowOperand = (v, _strict) => {
     if (typeof v === "string") {
         // Every value of this type matches.
@@ -423,7 +421,7 @@ const matchesNarrowTermObject = (v, strict) => {
     const operator = record["operator"];
     if (typeof operator !== "string")
         return false;
-    if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(operator))
+    if (operator !== "channel" && operator !== "stream" && operator !== "topic" && operator !== "sender" && operator !== "is" && operator !== "dm" && operator !== "id")
         return false;
     const operand = record["operand"];
     if (operand === undefined)
@@ -457,7 +455,7 @@ const matchesNarrowTerm = (v, strict) => {
             const item_0 = v[0];
             if (typeof item_0 !== "string")
                 return false;
-            if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(item_0))
+            if (item_0 !== "channel" && item_0 !== "stream" && item_0 !== "topic" && item_0 !== "sender" && item_0 !== "is" && item_0 !== "dm" && item_0 !== "id")
                 return false;
         }
         if (v.length > 1) {
@@ -1548,7 +1546,7 @@ const matchesGetOwnUserResponse = (v, strict) => {
     const role = record["role"];
     if (!(typeof role === "number" && Number.isInteger(role)))
         return false;
-    if (!SEND_INVITES_INVITE_AS_VALUES.has(role))
+    if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600)
         return false;
     const is_admin = record["is_admin"];
     if (typeof is_admin !== "boolean")
@@ -1925,7 +1923,7 @@ const matchesMessageFlagOp = (v, _strict) => {
 const matchesNarrowOperator = (v, _strict) => {
     if (typeof v !== "string")
         return false;
-    if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(v))
+    if (v !== "channel" && v !== "stream" && v !== "topic" && v !== "sender" && v !== "is" && v !== "dm" && v !== "id")
         return false;
     return true;
 };
@@ -1955,7 +1953,7 @@ const matchesOwnUser = (v, strict) => {
     const role = record["role"];
     if (!(typeof role === "number" && Number.isInteger(role)))
         return false;
-    if (!SEND_INVITES_INVITE_AS_VALUES.has(role))
+    if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600)
         return false;
     const is_admin = record["is_admin"];
     if (typeof is_admin !== "boolean")
@@ -2026,7 +2024,7 @@ const matchesReportType = (v, _strict) => {
 const matchesRole = (v, _strict) => {
     if (!(typeof v === "number" && Number.isInteger(v)))
         return false;
-    if (!SEND_INVITES_INVITE_AS_VALUES.has(v))
+    if (v !== 100 && v !== 200 && v !== 300 && v !== 400 && v !== 600)
         return false;
     return true;
 };
@@ -3312,7 +3310,7 @@ function checkNarrowOperator(v, out, all, _strict) {
         if (!all)
             return;
     }
-    else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(v)) {
+    else if (v !== "channel" && v !== "stream" && v !== "topic" && v !== "sender" && v !== "is" && v !== "dm" && v !== "id") {
         pushFailure(out, "", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
         if (!all)
             return;
@@ -3346,7 +3344,7 @@ function checkNarrowTerm(v, out, all, strict) {
                 if (!all)
                     return;
             }
-            else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(item_0)) {
+            else if (item_0 !== "channel" && item_0 !== "stream" && item_0 !== "topic" && item_0 !== "sender" && item_0 !== "is" && item_0 !== "dm" && item_0 !== "id") {
                 pushFailure(out, "[0]", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
                 if (!all)
                     return;
@@ -3391,7 +3389,7 @@ function checkNarrowTermObject(v, out, all, strict) {
             if (!all)
                 return;
         }
-        else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(operator)) {
+        else if (operator !== "channel" && operator !== "stream" && operator !== "topic" && operator !== "sender" && operator !== "is" && operator !== "dm" && operator !== "id") {
             pushFailure(out, ".operator", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
             if (!all)
                 return;
@@ -3567,7 +3565,7 @@ function checkOwnUser(v, out, all, strict) {
             if (!all)
                 return;
         }
-        else if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) {
+        else if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600) {
             pushFailure(out, ".role", "must be one of 100, 200, 300, 400, 600", "enum");
             if (!all)
                 return;
@@ -4256,7 +4254,7 @@ function checkRole(v, out, all, _strict) {
         if (!all)
             return;
     }
-    else if (!SEND_INVITES_INVITE_AS_VALUES.has(v)) {
+    else if (v !== 100 && v !== 200 && v !== 300 && v !== 400 && v !== 600) {
         pushFailure(out, "", "must be one of 100, 200, 300, 400, 600", "enum");
         if (!all)
             return;
@@ -5922,7 +5920,7 @@ function checkGetOwnUserResponse(v, out, all, strict) {
             if (!all)
                 return;
         }
-        else if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) {
+        else if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600) {
             pushFailure(out, ".role", "must be one of 100, 200, 300, 400, 600", "enum");
             if (!all)
                 return;
@@ -6615,7 +6613,7 @@ export function decodeSendInvites(raw) {
             const x = parseInteger(w);
             if (typeof x === "string")
                 return invalid("invite_as", "type", "", x);
-            if (!SEND_INVITES_INVITE_AS_VALUES.has(x))
+            if (x !== 100 && x !== 200 && x !== 300 && x !== 400 && x !== 600)
                 return invalid("invite_as", "enum", "", "must be one of 100, 200, 300, 400, 600");
             value["invite_as"] = x;
         }
@@ -8431,7 +8429,7 @@ export function decodeUpdateUser(raw) {
             const x = parseInteger(w);
             if (typeof x === "string")
                 return invalid("role", "type", "", x);
-            if (!SEND_INVITES_INVITE_AS_VALUES.has(x))
+            if (x !== 100 && x !== 200 && x !== 300 && x !== 400 && x !== 600)
                 return invalid("role", "enum", "", "must be one of 100, 200, 300, 400, 600");
             value["role"] = x;
         }
