@@ -528,20 +528,21 @@ export function readJsonValue(c: JsonCursor): unknown {
         if (next < 0) return JSON_MISS;
       }
     }
+    // Literals compared character by character: `startsWith` is a call V8 does not inline, several times slower here.
     case 116 /* t */:
-      if (s.startsWith('true', at)) {
+      if (s.charCodeAt(at + 1) === 114 && s.charCodeAt(at + 2) === 117 && s.charCodeAt(at + 3) === 101) {
         c.at = at + 4;
         return true;
       }
       return JSON_MISS;
     case 102 /* f */:
-      if (s.startsWith('false', at)) {
+      if (s.charCodeAt(at + 1) === 97 && s.charCodeAt(at + 2) === 108 && s.charCodeAt(at + 3) === 115 && s.charCodeAt(at + 4) === 101) {
         c.at = at + 5;
         return false;
       }
       return JSON_MISS;
     case 110 /* n */:
-      if (s.startsWith('null', at)) {
+      if (s.charCodeAt(at + 1) === 117 && s.charCodeAt(at + 2) === 108 && s.charCodeAt(at + 3) === 108) {
         c.at = at + 4;
         return null;
       }
@@ -729,7 +730,8 @@ export function unsupportedParameters(raw: RawRequest, known: ReadonlySet<string
   let found: string[] | undefined;
   for (const name in raw.body) if (!known.has(name) && !isDeepField(name, deep)) (found ??= []).push(name);
   for (const name in raw.query) if (!known.has(name) && !isDeepField(name, deep)) (found ??= []).push(name);
-  for (const file of raw.files ?? []) if (!known.has(file.field)) (found ??= []).push(file.field);
+  const files = raw.files;
+  if (files !== undefined) for (let i = 0; i < files.length; i++) if (!known.has(files[i]!.field)) (found ??= []).push(files[i]!.field);
   if (found === undefined) return [];
   return [...new Set(found)].sort();
 }
