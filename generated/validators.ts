@@ -82,6 +82,7 @@ import {
   repeatedElements,
   responseValidatorTables,
   singleFile,
+  unsupportedFields,
   unsupportedParameters,
   validateWith,
   wrongFileCount,
@@ -378,7 +379,7 @@ const readJsonNarrowTermObject = (c: JsonCursor): unknown => {
   }
 };
 const NARROW_TERM_OBJECT_JSON_KEYS = ["operator", "operand", "negated"];
-/** The key at the cursor as `jsonField` reads it, "operator", "operand", "negated" compared where they stand. */
+/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "operator", "operand", "negated". */
 const readJsonNarrowTermObjectKey = (c: JsonCursor): number => {
   const s = c.s;
   const k = c.at;
@@ -1068,7 +1069,7 @@ const readJsonGroupSettingValue = (c: JsonCursor): unknown => {
   }
 };
 const GROUP_SETTING_VALUE_JSON_KEYS = ["new", "old"];
-/** The key at the cursor as `jsonField` reads it, "new", "old" compared where they stand. */
+/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "new", "old". */
 const readJsonGroupSettingValueKey = (c: JsonCursor): number => {
   const s = c.s;
   const k = c.at;
@@ -1114,7 +1115,7 @@ const readJsonGroupSettingMembers = (c: JsonCursor): unknown => {
   }
 };
 const GROUP_SETTING_MEMBERS_JSON_KEYS = ["direct_members", "direct_subgroups"];
-/** The key at the cursor as `jsonField` reads it, "direct_members", "direct_subgroups" compared where they stand. */
+/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "direct_members", "direct_subgroups". */
 const readJsonGroupSettingMembersKey = (c: JsonCursor): number => {
   const s = c.s;
   const k = c.at;
@@ -1497,7 +1498,7 @@ const readJsonProfileDataUpdate = (c: JsonCursor): unknown => {
   }
 };
 const PROFILE_DATA_UPDATE_JSON_KEYS = ["id", "value"];
-/** The key at the cursor as `jsonField` reads it, "id", "value" compared where they stand. */
+/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "id", "value". */
 const readJsonProfileDataUpdateKey = (c: JsonCursor): number => {
   const s = c.s;
   const k = c.at;
@@ -5106,6 +5107,7 @@ export const CreateVideoCallResponseSchema: StandardSchemaV1<CreateVideoCallResp
 /** Decodes the parameters of PATCH /api/v1/channel_folders/{channel_folder_id} (update-channel-folder). */
 export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChannelFolderParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // channel_folder_id: path, plain, required
   {
     const w = raw.path["channel_folder_id"];
@@ -5123,6 +5125,7 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
       const x = w;
       if (x.length < 2 && codePointLength(x) < 1) return invalid("name", "minLength", "", "must be at least 1 character");
       value["name"] = x;
+      given++;
     }
   }
   // description: body, plain
@@ -5132,6 +5135,7 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
       if (typeof w !== "string") return repeated("description");
       const x = w;
       value["description"] = x;
+      given++;
     }
   }
   // is_archived: body, plain
@@ -5142,9 +5146,10 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("is_archived", "type", "", "must be true or false");
       value["is_archived"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateChannelFolderParams, unsupported: unsupportedParameters(raw, UPDATE_CHANNEL_FOLDER_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateChannelFolderParams, unsupported: unsupportedFields(raw, UPDATE_CHANNEL_FOLDER_PARAMETERS, given) };
 }
 
 /** Checks a success body of PATCH /api/v1/channel_folders/{channel_folder_id} (update-channel-folder). */
@@ -5198,6 +5203,7 @@ export const UpdateChannelFolderResponseSchema: StandardSchemaV1<UpdateChannelFo
 /** Decodes the parameters of POST /api/v1/fetch_api_key (fetch-api-key). */
 export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // username: body, plain, required
   {
     const w = raw.body["username"] ?? raw.query["username"];
@@ -5205,6 +5211,7 @@ export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
     if (typeof w !== "string") return repeated("username");
     const x = w;
     value["username"] = x;
+    given++;
   }
   // password: body, plain, required
   {
@@ -5213,8 +5220,9 @@ export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
     if (typeof w !== "string") return repeated("password");
     const x = w;
     value["password"] = x;
+    given++;
   }
-  return { ok: true, value: value as unknown as FetchApiKeyParams, unsupported: unsupportedParameters(raw, FETCH_API_KEY_PARAMETERS) };
+  return { ok: true, value: value as unknown as FetchApiKeyParams, unsupported: unsupportedFields(raw, FETCH_API_KEY_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/fetch_api_key (fetch-api-key). */
@@ -5268,6 +5276,7 @@ export const FetchApiKeyResponseSchema: StandardSchemaV1<FetchApiKeyResponse> = 
 /** Decodes the parameters of POST /api/v1/invites (send-invites). */
 export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // invitee_emails: body, plain, required
   {
     const w = raw.body["invitee_emails"] ?? raw.query["invitee_emails"];
@@ -5275,6 +5284,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
     if (typeof w !== "string") return repeated("invitee_emails");
     const x = w;
     value["invitee_emails"] = x;
+    given++;
   }
   // invite_expires_in_minutes: body, json
   {
@@ -5291,6 +5301,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
         return invalid("invite_expires_in_minutes", "union", "", "must be an integer or null");
       }
       value["invite_expires_in_minutes"] = x;
+      given++;
     }
   }
   // invite_as: body, plain
@@ -5304,6 +5315,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       if (typeof x === "string") return invalid("invite_as", "type", "", x);
       if (x !== 100 && x !== 200 && x !== 300 && x !== 400 && x !== 600) return invalid("invite_as", "enum", "", "must be one of 100, 200, 300, 400, 600");
       value["invite_as"] = x;
+      given++;
     }
   }
   // stream_ids: body, json, required
@@ -5318,6 +5330,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       if (!Number.isInteger(item)) return invalid("stream_ids", "type", "[" + i + "]", "must be an integer");
     }
     value["stream_ids"] = x;
+    given++;
   }
   // group_ids: body, json
   {
@@ -5331,6 +5344,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
         if (!Number.isInteger(item)) return invalid("group_ids", "type", "[" + i + "]", "must be an integer");
       }
       value["group_ids"] = x;
+      given++;
     }
   }
   // include_realm_default_subscriptions: body, plain
@@ -5343,6 +5357,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("include_realm_default_subscriptions", "type", "", "must be true or false");
       value["include_realm_default_subscriptions"] = x;
+      given++;
     }
   }
   // notify_referrer_on_join: body, plain
@@ -5355,6 +5370,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("notify_referrer_on_join", "type", "", "must be true or false");
       value["notify_referrer_on_join"] = x;
+      given++;
     }
   }
   // welcome_message_custom_text: body, json
@@ -5372,9 +5388,10 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
         return invalid("welcome_message_custom_text", "union", "", "must be a string or null");
       }
       value["welcome_message_custom_text"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as SendInvitesParams, unsupported: unsupportedParameters(raw, SEND_INVITES_PARAMETERS) };
+  return { ok: true, value: value as unknown as SendInvitesParams, unsupported: unsupportedFields(raw, SEND_INVITES_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/invites (send-invites). */
@@ -5428,6 +5445,7 @@ export const SendInvitesResponseSchema: StandardSchemaV1<SendInvitesResponse> = 
 /** Decodes the parameters of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
 export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // stream_id: body, plain, required
   {
     const w = raw.body["stream_id"] ?? raw.query["stream_id"];
@@ -5436,6 +5454,7 @@ export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadP
     const x = parseInteger(w);
     if (typeof x === "string") return invalid("stream_id", "type", "", x);
     value["stream_id"] = x;
+    given++;
   }
   // topic_name: body, plain, required
   {
@@ -5444,8 +5463,9 @@ export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadP
     if (typeof w !== "string") return repeated("topic_name");
     const x = w;
     value["topic_name"] = x;
+    given++;
   }
-  return { ok: true, value: value as unknown as MarkTopicAsReadParams, unsupported: unsupportedParameters(raw, MARK_TOPIC_AS_READ_PARAMETERS) };
+  return { ok: true, value: value as unknown as MarkTopicAsReadParams, unsupported: unsupportedFields(raw, MARK_TOPIC_AS_READ_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
@@ -5499,6 +5519,7 @@ export const MarkTopicAsReadResponseSchema: StandardSchemaV1<MarkTopicAsReadResp
 /** Decodes the parameters of POST /api/v1/messages/flags/narrow (update-message-flags-for-narrow). */
 export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<UpdateMessageFlagsForNarrowParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // anchor: body, plain, required
   {
     const w = raw.body["anchor"] ?? raw.query["anchor"];
@@ -5507,6 +5528,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     const x = w;
     if (!UPDATE_MESSAGE_FLAGS_FOR_NARROW_ANCHOR_PATTERN.test(x)) return invalid("anchor", "pattern", "", "must match the pattern \"^([0-9]+|newest|oldest|first_unread)$\"");
     value["anchor"] = x;
+    given++;
   }
   // include_anchor: body, plain
   {
@@ -5518,6 +5540,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("include_anchor", "type", "", "must be true or false");
       value["include_anchor"] = x;
+      given++;
     }
   }
   // num_before: body, plain, required
@@ -5529,6 +5552,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     if (typeof x === "string") return invalid("num_before", "type", "", x);
     if (x < 0) return invalid("num_before", "minimum", "", "must be at least 0");
     value["num_before"] = x;
+    given++;
   }
   // num_after: body, plain, required
   {
@@ -5539,6 +5563,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     if (typeof x === "string") return invalid("num_after", "type", "", x);
     if (x < 0) return invalid("num_after", "minimum", "", "must be at least 0");
     value["num_after"] = x;
+    given++;
   }
   // narrow: body, json, required
   {
@@ -5556,6 +5581,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
       }
     }
     value["narrow"] = x;
+    given++;
   }
   // op: body, plain, required
   {
@@ -5565,6 +5591,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     const x = w;
     if (x !== "add" && x !== "remove") return invalid("op", "enum", "", "must be one of \"add\", \"remove\"");
     value["op"] = x;
+    given++;
   }
   // flag: body, plain, required
   {
@@ -5573,8 +5600,9 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     if (typeof w !== "string") return repeated("flag");
     const x = w;
     value["flag"] = x;
+    given++;
   }
-  return { ok: true, value: value as unknown as UpdateMessageFlagsForNarrowParams, unsupported: unsupportedParameters(raw, UPDATE_MESSAGE_FLAGS_FOR_NARROW_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateMessageFlagsForNarrowParams, unsupported: unsupportedFields(raw, UPDATE_MESSAGE_FLAGS_FOR_NARROW_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/messages/flags/narrow (update-message-flags-for-narrow). */
@@ -5628,6 +5656,7 @@ export const UpdateMessageFlagsForNarrowResponseSchema: StandardSchemaV1<UpdateM
 /** Decodes the parameters of GET /api/v1/messages/{message_id} (get-message). */
 export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // message_id: path, plain, required
   {
     const w = raw.path["message_id"];
@@ -5647,6 +5676,7 @@ export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("apply_markdown", "type", "", "must be true or false");
       value["apply_markdown"] = x;
+      given++;
     }
   }
   // allow_empty_topic_name: query, plain
@@ -5659,9 +5689,10 @@ export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("allow_empty_topic_name", "type", "", "must be true or false");
       value["allow_empty_topic_name"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as GetMessageParams, unsupported: unsupportedParameters(raw, GET_MESSAGE_PARAMETERS) };
+  return { ok: true, value: value as unknown as GetMessageParams, unsupported: unsupportedFields(raw, GET_MESSAGE_PARAMETERS, given) };
 }
 
 /** Checks a success body of GET /api/v1/messages/{message_id} (get-message). */
@@ -5715,6 +5746,7 @@ export const GetMessageResponseSchema: StandardSchemaV1<GetMessageResponse> = /*
 /** Decodes the parameters of GET /api/v1/messages/{message_id}/history (get-message-history). */
 export function decodeGetMessageHistory(raw: RawRequest): Decoded<GetMessageHistoryParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // message_id: path, plain, required
   {
     const w = raw.path["message_id"];
@@ -5734,9 +5766,10 @@ export function decodeGetMessageHistory(raw: RawRequest): Decoded<GetMessageHist
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("allow_empty_topic_name", "type", "", "must be true or false");
       value["allow_empty_topic_name"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as GetMessageHistoryParams, unsupported: unsupportedParameters(raw, GET_MESSAGE_HISTORY_PARAMETERS) };
+  return { ok: true, value: value as unknown as GetMessageHistoryParams, unsupported: unsupportedFields(raw, GET_MESSAGE_HISTORY_PARAMETERS, given) };
 }
 
 /** Checks a success body of GET /api/v1/messages/{message_id}/history (get-message-history). */
@@ -5790,6 +5823,7 @@ export const GetMessageHistoryResponseSchema: StandardSchemaV1<GetMessageHistory
 /** Decodes the parameters of DELETE /api/v1/messages/{message_id}/reactions (remove-reaction). */
 export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // message_id: path, plain, required
   {
     const w = raw.path["message_id"];
@@ -5806,6 +5840,7 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
       if (typeof w !== "string") return repeated("emoji_name");
       const x = w;
       value["emoji_name"] = x;
+      given++;
     }
   }
   // emoji_code: body, plain
@@ -5815,6 +5850,7 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
       if (typeof w !== "string") return repeated("emoji_code");
       const x = w;
       value["emoji_code"] = x;
+      given++;
     }
   }
   // reaction_type: body, plain
@@ -5825,9 +5861,10 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
       const x = w;
       if (x !== "unicode_emoji" && x !== "realm_emoji" && x !== "zulip_extra_emoji") return invalid("reaction_type", "enum", "", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"");
       value["reaction_type"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as RemoveReactionParams, unsupported: unsupportedParameters(raw, REMOVE_REACTION_PARAMETERS) };
+  return { ok: true, value: value as unknown as RemoveReactionParams, unsupported: unsupportedFields(raw, REMOVE_REACTION_PARAMETERS, given) };
 }
 
 /** Checks a success body of DELETE /api/v1/messages/{message_id}/reactions (remove-reaction). */
@@ -5881,6 +5918,7 @@ export const RemoveReactionResponseSchema: StandardSchemaV1<RemoveReactionRespon
 /** Decodes the parameters of POST /api/v1/messages/{message_id}/report (report-message). */
 export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // message_id: path, plain, required
   {
     const w = raw.path["message_id"];
@@ -5898,6 +5936,7 @@ export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParam
     const x = w;
     if (x.length < 2 && codePointLength(x) < 1) return invalid("report_type", "minLength", "", "must be at least 1 character");
     value["report_type"] = x;
+    given++;
   }
   // description: body, plain
   {
@@ -5907,9 +5946,10 @@ export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParam
       const x = w;
       if (x.length > 1000 && codePointLength(x) > 1000) return invalid("description", "maxLength", "", "must be at most 1000 characters");
       value["description"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as ReportMessageParams, unsupported: unsupportedParameters(raw, REPORT_MESSAGE_PARAMETERS) };
+  return { ok: true, value: value as unknown as ReportMessageParams, unsupported: unsupportedFields(raw, REPORT_MESSAGE_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/messages/{message_id}/report (report-message). */
@@ -5963,6 +6003,7 @@ export const ReportMessageResponseSchema: StandardSchemaV1<ReportMessageResponse
 /** Decodes the parameters of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
 export function decodeUpdateRealmDomain(raw: RawRequest): Decoded<UpdateRealmDomainParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // domain: path, plain, required
   {
     const w = raw.path["domain"];
@@ -5979,8 +6020,9 @@ export function decodeUpdateRealmDomain(raw: RawRequest): Decoded<UpdateRealmDom
     const x = w === "true" ? true : w === "false" ? false : undefined;
     if (x === undefined) return invalid("allow_subdomains", "type", "", "must be true or false");
     value["allow_subdomains"] = x;
+    given++;
   }
-  return { ok: true, value: value as unknown as UpdateRealmDomainParams, unsupported: unsupportedParameters(raw, UPDATE_REALM_DOMAIN_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateRealmDomainParams, unsupported: unsupportedFields(raw, UPDATE_REALM_DOMAIN_PARAMETERS, given) };
 }
 
 /** Checks a success body of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
@@ -6086,6 +6128,7 @@ export const GetLinkifiersResponseSchema: StandardSchemaV1<GetLinkifiersResponse
 /** Decodes the parameters of POST /api/v1/realm/playgrounds (add-code-playground). */
 export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygroundParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // name: body, plain, required
   {
     const w = raw.body["name"] ?? raw.query["name"];
@@ -6093,6 +6136,7 @@ export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygro
     if (typeof w !== "string") return repeated("name");
     const x = w;
     value["name"] = x;
+    given++;
   }
   // pygments_language: body, plain, required
   {
@@ -6101,6 +6145,7 @@ export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygro
     if (typeof w !== "string") return repeated("pygments_language");
     const x = w;
     value["pygments_language"] = x;
+    given++;
   }
   // url_template: body, plain, required
   {
@@ -6109,8 +6154,9 @@ export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygro
     if (typeof w !== "string") return repeated("url_template");
     const x = w;
     value["url_template"] = x;
+    given++;
   }
-  return { ok: true, value: value as unknown as AddCodePlaygroundParams, unsupported: unsupportedParameters(raw, ADD_CODE_PLAYGROUND_PARAMETERS) };
+  return { ok: true, value: value as unknown as AddCodePlaygroundParams, unsupported: unsupportedFields(raw, ADD_CODE_PLAYGROUND_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/realm/playgrounds (add-code-playground). */
@@ -6164,6 +6210,7 @@ export const AddCodePlaygroundResponseSchema: StandardSchemaV1<AddCodePlayground
 /** Decodes the parameters of POST /api/v1/reminders (create-message-reminder). */
 export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMessageReminderParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // message_id: body, plain
   {
     const w = raw.body["message_id"] ?? raw.query["message_id"];
@@ -6172,6 +6219,7 @@ export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMess
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("message_id", "type", "", x);
       value["message_id"] = x;
+      given++;
     }
   }
   // scheduled_delivery_timestamp: body, plain
@@ -6182,6 +6230,7 @@ export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMess
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("scheduled_delivery_timestamp", "type", "", x);
       value["scheduled_delivery_timestamp"] = x;
+      given++;
     }
   }
   // note: body, plain
@@ -6191,9 +6240,10 @@ export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMess
       if (typeof w !== "string") return repeated("note");
       const x = w;
       value["note"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as CreateMessageReminderParams, unsupported: unsupportedParameters(raw, CREATE_MESSAGE_REMINDER_PARAMETERS) };
+  return { ok: true, value: value as unknown as CreateMessageReminderParams, unsupported: unsupportedFields(raw, CREATE_MESSAGE_REMINDER_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/reminders (create-message-reminder). */
@@ -6247,6 +6297,7 @@ export const CreateMessageReminderResponseSchema: StandardSchemaV1<CreateMessage
 /** Decodes the parameters of PATCH /api/v1/scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
 export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateScheduledMessageParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // scheduled_message_id: path, plain, required
   {
     const w = raw.path["scheduled_message_id"];
@@ -6264,6 +6315,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
       const x = w;
       if (x !== "direct" && x !== "channel" && x !== "stream" && x !== "private") return invalid("type", "enum", "", "must be one of \"direct\", \"channel\", \"stream\", \"private\"");
       value["type"] = x;
+      given++;
     }
   }
   // to: body, json
@@ -6284,6 +6336,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
         return invalid("to", "union", "", "must be an integer or a list of integers");
       }
       value["to"] = x;
+      given++;
     }
   }
   // content: body, plain
@@ -6293,6 +6346,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
       if (typeof w !== "string") return repeated("content");
       const x = w;
       value["content"] = x;
+      given++;
     }
   }
   // topic: body, plain
@@ -6302,6 +6356,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
       if (typeof w !== "string") return repeated("topic");
       const x = w;
       value["topic"] = x;
+      given++;
     }
   }
   // scheduled_delivery_timestamp: body, plain
@@ -6312,9 +6367,10 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("scheduled_delivery_timestamp", "type", "", x);
       value["scheduled_delivery_timestamp"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateScheduledMessageParams, unsupported: unsupportedParameters(raw, UPDATE_SCHEDULED_MESSAGE_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateScheduledMessageParams, unsupported: unsupportedFields(raw, UPDATE_SCHEDULED_MESSAGE_PARAMETERS, given) };
 }
 
 /** Checks a success body of PATCH /api/v1/scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
@@ -6368,6 +6424,7 @@ export const UpdateScheduledMessageResponseSchema: StandardSchemaV1<UpdateSchedu
 /** Decodes the parameters of PATCH /api/v1/streams/{stream_id} (update-stream). */
 export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // stream_id: path, plain, required
   {
     const w = raw.path["stream_id"];
@@ -6384,6 +6441,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       if (typeof w !== "string") return repeated("description");
       const x = w;
       value["description"] = x;
+      given++;
     }
   }
   // new_name: body, plain
@@ -6393,6 +6451,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       if (typeof w !== "string") return repeated("new_name");
       const x = w;
       value["new_name"] = x;
+      given++;
     }
   }
   // is_private: body, plain
@@ -6403,6 +6462,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("is_private", "type", "", "must be true or false");
       value["is_private"] = x;
+      given++;
     }
   }
   // is_web_public: body, plain
@@ -6413,6 +6473,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("is_web_public", "type", "", "must be true or false");
       value["is_web_public"] = x;
+      given++;
     }
   }
   // history_public_to_subscribers: body, plain
@@ -6423,6 +6484,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("history_public_to_subscribers", "type", "", "must be true or false");
       value["history_public_to_subscribers"] = x;
+      given++;
     }
   }
   // is_default_stream: body, plain
@@ -6433,6 +6495,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("is_default_stream", "type", "", "must be true or false");
       value["is_default_stream"] = x;
+      given++;
     }
   }
   // message_retention_days: body, json
@@ -6451,6 +6514,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         return invalid("message_retention_days", "union", "", "must be an integer or one of \"realm_default\", \"unlimited\"");
       }
       value["message_retention_days"] = x;
+      given++;
     }
   }
   // is_archived: body, plain
@@ -6461,6 +6525,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("is_archived", "type", "", "must be true or false");
       value["is_archived"] = x;
+      given++;
     }
   }
   // folder_id: body, json
@@ -6478,6 +6543,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         return invalid("folder_id", "union", "", "must be an integer or null");
       }
       value["folder_id"] = x;
+      given++;
     }
   }
   // topics_policy: body, plain
@@ -6488,6 +6554,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w;
       if (x !== "inherit" && x !== "allow_empty_topic" && x !== "disable_empty_topic" && x !== "empty_topic_only") return invalid("topics_policy", "enum", "", "must be one of \"inherit\", \"allow_empty_topic\", \"disable_empty_topic\", \"empty_topic_only\"");
       value["topics_policy"] = x;
+      given++;
     }
   }
   // can_add_subscribers_group: body, json
@@ -6503,6 +6570,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         if (failures.length !== 0) return invalidFrom("can_add_subscribers_group", failures[0]!, "");
       }
       value["can_add_subscribers_group"] = x;
+      given++;
     }
   }
   // can_remove_subscribers_group: body, json
@@ -6518,6 +6586,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         if (failures.length !== 0) return invalidFrom("can_remove_subscribers_group", failures[0]!, "");
       }
       value["can_remove_subscribers_group"] = x;
+      given++;
     }
   }
   // can_administer_channel_group: body, json
@@ -6533,6 +6602,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         if (failures.length !== 0) return invalidFrom("can_administer_channel_group", failures[0]!, "");
       }
       value["can_administer_channel_group"] = x;
+      given++;
     }
   }
   // can_delete_any_message_group: body, json
@@ -6548,6 +6618,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         if (failures.length !== 0) return invalidFrom("can_delete_any_message_group", failures[0]!, "");
       }
       value["can_delete_any_message_group"] = x;
+      given++;
     }
   }
   // can_delete_own_message_group: body, json
@@ -6563,9 +6634,10 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         if (failures.length !== 0) return invalidFrom("can_delete_own_message_group", failures[0]!, "");
       }
       value["can_delete_own_message_group"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateStreamParams, unsupported: unsupportedParameters(raw, UPDATE_STREAM_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateStreamParams, unsupported: unsupportedFields(raw, UPDATE_STREAM_PARAMETERS, given) };
 }
 
 /** Checks a success body of PATCH /api/v1/streams/{stream_id} (update-stream). */
@@ -6619,6 +6691,7 @@ export const UpdateStreamResponseSchema: StandardSchemaV1<UpdateStreamResponse> 
 /** Decodes the parameters of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
 export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateUserGroupSubgroupsParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // user_group_id: path, plain, required
   {
     const w = raw.path["user_group_id"];
@@ -6640,6 +6713,7 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
         if (!Number.isInteger(item)) return invalid("add", "type", "[" + i + "]", "must be an integer");
       }
       value["add"] = x;
+      given++;
     }
   }
   // delete: body, json
@@ -6654,9 +6728,10 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
         if (!Number.isInteger(item)) return invalid("delete", "type", "[" + i + "]", "must be an integer");
       }
       value["delete"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateUserGroupSubgroupsParams, unsupported: unsupportedParameters(raw, UPDATE_USER_GROUP_SUBGROUPS_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateUserGroupSubgroupsParams, unsupported: unsupportedFields(raw, UPDATE_USER_GROUP_SUBGROUPS_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
@@ -6824,6 +6899,7 @@ export const GetOwnUserResponseSchema: StandardSchemaV1<GetOwnUserResponse> = /*
 /** Decodes the parameters of POST /api/v1/users/me/presence (update-presence). */
 export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresenceParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // status: body, plain, required
   {
     const w = raw.body["status"] ?? raw.query["status"];
@@ -6832,6 +6908,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
     const x = w;
     if (x !== "active" && x !== "idle") return invalid("status", "enum", "", "must be one of \"active\", \"idle\"");
     value["status"] = x;
+    given++;
   }
   // last_update_id: body, plain
   {
@@ -6841,6 +6918,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("last_update_id", "type", "", x);
       value["last_update_id"] = x;
+      given++;
     }
   }
   // history_limit_days: body, plain
@@ -6853,6 +6931,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("history_limit_days", "type", "", x);
       value["history_limit_days"] = x;
+      given++;
     }
   }
   // ping_only: body, plain
@@ -6865,6 +6944,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("ping_only", "type", "", "must be true or false");
       value["ping_only"] = x;
+      given++;
     }
   }
   // new_user_input: body, plain
@@ -6875,6 +6955,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("new_user_input", "type", "", "must be true or false");
       value["new_user_input"] = x;
+      given++;
     }
   }
   // slim_presence: body, plain
@@ -6887,9 +6968,10 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("slim_presence", "type", "", "must be true or false");
       value["slim_presence"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdatePresenceParams, unsupported: unsupportedParameters(raw, UPDATE_PRESENCE_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdatePresenceParams, unsupported: unsupportedFields(raw, UPDATE_PRESENCE_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/users/me/presence (update-presence). */
@@ -6943,6 +7025,7 @@ export const UpdatePresenceResponseSchema: StandardSchemaV1<UpdatePresenceRespon
 /** Decodes the parameters of POST /api/v1/users/me/status (update-status). */
 export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // status_text: body, plain
   {
     const w = raw.body["status_text"] ?? raw.query["status_text"];
@@ -6951,6 +7034,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
       const x = w;
       if (x.length > 60 && codePointLength(x) > 60) return invalid("status_text", "maxLength", "", "must be at most 60 characters");
       value["status_text"] = x;
+      given++;
     }
   }
   // emoji_name: body, plain
@@ -6960,6 +7044,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
       if (typeof w !== "string") return repeated("emoji_name");
       const x = w;
       value["emoji_name"] = x;
+      given++;
     }
   }
   // emoji_code: body, plain
@@ -6969,6 +7054,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
       if (typeof w !== "string") return repeated("emoji_code");
       const x = w;
       value["emoji_code"] = x;
+      given++;
     }
   }
   // reaction_type: body, plain
@@ -6979,6 +7065,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
       const x = w;
       if (x !== "unicode_emoji" && x !== "realm_emoji" && x !== "zulip_extra_emoji") return invalid("reaction_type", "enum", "", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"");
       value["reaction_type"] = x;
+      given++;
     }
   }
   // away: body, plain
@@ -6989,9 +7076,10 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("away", "type", "", "must be true or false");
       value["away"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateStatusParams, unsupported: unsupportedParameters(raw, UPDATE_STATUS_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateStatusParams, unsupported: unsupportedFields(raw, UPDATE_STATUS_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/users/me/status (update-status). */
@@ -7045,6 +7133,7 @@ export const UpdateStatusResponseSchema: StandardSchemaV1<UpdateStatusResponse> 
 /** Decodes the parameters of PATCH /api/v1/users/{user_id} (update-user). */
 export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // user_id: path, plain, required
   {
     const w = raw.path["user_id"];
@@ -7061,6 +7150,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
       if (typeof w !== "string") return repeated("full_name");
       const x = w;
       value["full_name"] = x;
+      given++;
     }
   }
   // role: body, plain
@@ -7072,6 +7162,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
       if (typeof x === "string") return invalid("role", "type", "", x);
       if (x !== 100 && x !== 200 && x !== 300 && x !== 400 && x !== 600) return invalid("role", "enum", "", "must be one of 100, 200, 300, 400, 600");
       value["role"] = x;
+      given++;
     }
   }
   // profile_data: body, json
@@ -7090,6 +7181,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
         }
       }
       value["profile_data"] = x;
+      given++;
     }
   }
   // new_email: body, plain
@@ -7099,9 +7191,10 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
       if (typeof w !== "string") return repeated("new_email");
       const x = w;
       value["new_email"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateUserParams, unsupported: unsupportedParameters(raw, UPDATE_USER_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateUserParams, unsupported: unsupportedFields(raw, UPDATE_USER_PARAMETERS, given) };
 }
 
 /** Checks a success body of PATCH /api/v1/users/{user_id} (update-user). */

@@ -687,6 +687,24 @@ export function unsupportedParameters(raw, known, deep) {
         return [];
     return [...new Set(found)].sort();
 }
+/**
+ * `unsupportedParameters` for a decoder that counted the form and query
+ * fields it read (`given`, each a parameter's own field). A request with no
+ * more fields than those, and no file but of a known field, has none the
+ * operation does not take: counting the fields costs less than looking each
+ * name up in `known`, a hash of every name on every request.
+ */
+export function unsupportedFields(raw, known, given) {
+    let fields = 0;
+    for (const _ in raw.body)
+        fields++;
+    for (const _ in raw.query)
+        fields++;
+    const files = raw.files;
+    if (fields === given && (files === undefined || files.length === 0))
+        return [];
+    return unsupportedParameters(raw, known);
+}
 function isDeepField(name, deep) {
     if (deep === undefined)
         return false;

@@ -195,7 +195,7 @@ function keyReaderOf(properties: Property[], names: string, ctx: EmitContext, la
     ret(`${ctx.use('jsonField')}(c, ${names})`),
   ];
   const keys = commentText(properties.map((p) => literal(p.name)).join(', '));
-  ctx.constants.push([`/** The key at the cursor as \`jsonField\` reads it, ${keys} compared where they stand. */`, `const ${name} = (c: ${ctx.useType('JsonCursor')}): number => {`, ...print(body, 'return;', 1), '};'].join('\n'));
+  ctx.constants.push([`/** The key at the cursor as \`jsonField\` reads it; the listed keys compared in place: ${keys}. */`, `const ${name} = (c: ${ctx.useType('JsonCursor')}): number => {`, ...print(body, 'return;', 1), '};'].join('\n'));
   return name;
 }
 
