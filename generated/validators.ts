@@ -356,7 +356,25 @@ const readJsonNarrowTermObject = (c: JsonCursor): unknown => {
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = readJsonNarrowTermObjectKey(c);
+    const s = c.s;
+    const k = c.at;
+    let i = -1;
+    if (s.charCodeAt(k) === 34) {
+      if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 111 && s.charCodeAt(k + 8) === 114 && s.charCodeAt(k + 9) === 34 && s.charCodeAt(k + 10) === 58) {
+        // "operator":
+        c.at = k + 11;
+        i = 0;
+      } else if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 110 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
+        // "operand":
+        c.at = k + 10;
+        i = 1;
+      } else if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 103 && s.charCodeAt(k + 4) === 97 && s.charCodeAt(k + 5) === 116 && s.charCodeAt(k + 6) === 101 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
+        // "negated":
+        c.at = k + 10;
+        i = 2;
+      }
+    }
+    if (i === -1) i = jsonField(c, NARROW_TERM_OBJECT_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonString(c);
@@ -379,29 +397,6 @@ const readJsonNarrowTermObject = (c: JsonCursor): unknown => {
   }
 };
 const NARROW_TERM_OBJECT_JSON_KEYS = ["operator", "operand", "negated"];
-/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "operator", "operand", "negated". */
-const readJsonNarrowTermObjectKey = (c: JsonCursor): number => {
-  const s = c.s;
-  const k = c.at;
-  if (s.charCodeAt(k) === 34) {
-    // "operator":
-    if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 111 && s.charCodeAt(k + 8) === 114 && s.charCodeAt(k + 9) === 34 && s.charCodeAt(k + 10) === 58) {
-      c.at = k + 11;
-      return 0;
-    }
-    // "operand":
-    if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 110 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
-      c.at = k + 10;
-      return 1;
-    }
-    // "negated":
-    if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 103 && s.charCodeAt(k + 4) === 97 && s.charCodeAt(k + 5) === 116 && s.charCodeAt(k + 6) === 101 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
-      c.at = k + 10;
-      return 2;
-    }
-  }
-  return jsonField(c, NARROW_TERM_OBJECT_JSON_KEYS);
-};
 const matchesNarrowOperand = (v: unknown, _strict: boolean): boolean => {
   if (typeof v === "string") {
     // Every value of this type matches.
@@ -1050,7 +1045,21 @@ const readJsonGroupSettingValue = (c: JsonCursor): unknown => {
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = readJsonGroupSettingValueKey(c);
+    const s = c.s;
+    const k = c.at;
+    let i = -1;
+    if (s.charCodeAt(k) === 34) {
+      if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 119 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
+        // "new":
+        c.at = k + 6;
+        i = 0;
+      } else if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 108 && s.charCodeAt(k + 3) === 100 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
+        // "old":
+        c.at = k + 6;
+        i = 1;
+      }
+    }
+    if (i === -1) i = jsonField(c, GROUP_SETTING_VALUE_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonGroupSettingTarget(c);
@@ -1069,24 +1078,6 @@ const readJsonGroupSettingValue = (c: JsonCursor): unknown => {
   }
 };
 const GROUP_SETTING_VALUE_JSON_KEYS = ["new", "old"];
-/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "new", "old". */
-const readJsonGroupSettingValueKey = (c: JsonCursor): number => {
-  const s = c.s;
-  const k = c.at;
-  if (s.charCodeAt(k) === 34) {
-    // "new":
-    if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 119 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
-      c.at = k + 6;
-      return 0;
-    }
-    // "old":
-    if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 108 && s.charCodeAt(k + 3) === 100 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
-      c.at = k + 6;
-      return 1;
-    }
-  }
-  return jsonField(c, GROUP_SETTING_VALUE_JSON_KEYS);
-};
 const readJsonGroupSettingTarget = (c: JsonCursor): unknown => {
   return readJsonGroupSettingMembers(c);
 };
@@ -1096,7 +1087,21 @@ const readJsonGroupSettingMembers = (c: JsonCursor): unknown => {
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = readJsonGroupSettingMembersKey(c);
+    const s = c.s;
+    const k = c.at;
+    let i = -1;
+    if (s.charCodeAt(k) === 34) {
+      if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 109 && s.charCodeAt(k + 9) === 101 && s.charCodeAt(k + 10) === 109 && s.charCodeAt(k + 11) === 98 && s.charCodeAt(k + 12) === 101 && s.charCodeAt(k + 13) === 114 && s.charCodeAt(k + 14) === 115 && s.charCodeAt(k + 15) === 34 && s.charCodeAt(k + 16) === 58) {
+        // "direct_members":
+        c.at = k + 17;
+        i = 0;
+      } else if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 115 && s.charCodeAt(k + 9) === 117 && s.charCodeAt(k + 10) === 98 && s.charCodeAt(k + 11) === 103 && s.charCodeAt(k + 12) === 114 && s.charCodeAt(k + 13) === 111 && s.charCodeAt(k + 14) === 117 && s.charCodeAt(k + 15) === 112 && s.charCodeAt(k + 16) === 115 && s.charCodeAt(k + 17) === 34 && s.charCodeAt(k + 18) === 58) {
+        // "direct_subgroups":
+        c.at = k + 19;
+        i = 1;
+      }
+    }
+    if (i === -1) i = jsonField(c, GROUP_SETTING_MEMBERS_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonIntegers(c);
@@ -1115,24 +1120,6 @@ const readJsonGroupSettingMembers = (c: JsonCursor): unknown => {
   }
 };
 const GROUP_SETTING_MEMBERS_JSON_KEYS = ["direct_members", "direct_subgroups"];
-/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "direct_members", "direct_subgroups". */
-const readJsonGroupSettingMembersKey = (c: JsonCursor): number => {
-  const s = c.s;
-  const k = c.at;
-  if (s.charCodeAt(k) === 34) {
-    // "direct_members":
-    if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 109 && s.charCodeAt(k + 9) === 101 && s.charCodeAt(k + 10) === 109 && s.charCodeAt(k + 11) === 98 && s.charCodeAt(k + 12) === 101 && s.charCodeAt(k + 13) === 114 && s.charCodeAt(k + 14) === 115 && s.charCodeAt(k + 15) === 34 && s.charCodeAt(k + 16) === 58) {
-      c.at = k + 17;
-      return 0;
-    }
-    // "direct_subgroups":
-    if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 115 && s.charCodeAt(k + 9) === 117 && s.charCodeAt(k + 10) === 98 && s.charCodeAt(k + 11) === 103 && s.charCodeAt(k + 12) === 114 && s.charCodeAt(k + 13) === 111 && s.charCodeAt(k + 14) === 117 && s.charCodeAt(k + 15) === 112 && s.charCodeAt(k + 16) === 115 && s.charCodeAt(k + 17) === 34 && s.charCodeAt(k + 18) === 58) {
-      c.at = k + 19;
-      return 1;
-    }
-  }
-  return jsonField(c, GROUP_SETTING_MEMBERS_JSON_KEYS);
-};
 const matchesGroupSettingMembers = (v: unknown, strict: boolean): boolean => {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
   const record = v as Record<string, unknown>;
@@ -1479,7 +1466,21 @@ const readJsonProfileDataUpdate = (c: JsonCursor): unknown => {
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = readJsonProfileDataUpdateKey(c);
+    const s = c.s;
+    const k = c.at;
+    let i = -1;
+    if (s.charCodeAt(k) === 34) {
+      if (s.charCodeAt(k + 1) === 105 && s.charCodeAt(k + 2) === 100 && s.charCodeAt(k + 3) === 34 && s.charCodeAt(k + 4) === 58) {
+        // "id":
+        c.at = k + 5;
+        i = 0;
+      } else if (s.charCodeAt(k + 1) === 118 && s.charCodeAt(k + 2) === 97 && s.charCodeAt(k + 3) === 108 && s.charCodeAt(k + 4) === 117 && s.charCodeAt(k + 5) === 101 && s.charCodeAt(k + 6) === 34 && s.charCodeAt(k + 7) === 58) {
+        // "value":
+        c.at = k + 8;
+        i = 1;
+      }
+    }
+    if (i === -1) i = jsonField(c, PROFILE_DATA_UPDATE_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonInteger(c);
@@ -1498,24 +1499,6 @@ const readJsonProfileDataUpdate = (c: JsonCursor): unknown => {
   }
 };
 const PROFILE_DATA_UPDATE_JSON_KEYS = ["id", "value"];
-/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "id", "value". */
-const readJsonProfileDataUpdateKey = (c: JsonCursor): number => {
-  const s = c.s;
-  const k = c.at;
-  if (s.charCodeAt(k) === 34) {
-    // "id":
-    if (s.charCodeAt(k + 1) === 105 && s.charCodeAt(k + 2) === 100 && s.charCodeAt(k + 3) === 34 && s.charCodeAt(k + 4) === 58) {
-      c.at = k + 5;
-      return 0;
-    }
-    // "value":
-    if (s.charCodeAt(k + 1) === 118 && s.charCodeAt(k + 2) === 97 && s.charCodeAt(k + 3) === 108 && s.charCodeAt(k + 4) === 117 && s.charCodeAt(k + 5) === 101 && s.charCodeAt(k + 6) === 34 && s.charCodeAt(k + 7) === 58) {
-      c.at = k + 8;
-      return 1;
-    }
-  }
-  return jsonField(c, PROFILE_DATA_UPDATE_JSON_KEYS);
-};
 const matchesProfileDataUpdate = (v: unknown, strict: boolean): boolean => {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
   const record = v as Record<string, unknown>;

@@ -340,7 +340,28 @@ const readJsonNarrowTermObject = (c) => {
     if (open === 0)
         return o;
     for (;;) {
-        const i = readJsonNarrowTermObjectKey(c);
+        const s = c.s;
+        const k = c.at;
+        let i = -1;
+        if (s.charCodeAt(k) === 34) {
+            if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 111 && s.charCodeAt(k + 8) === 114 && s.charCodeAt(k + 9) === 34 && s.charCodeAt(k + 10) === 58) {
+                // "operator":
+                c.at = k + 11;
+                i = 0;
+            }
+            else if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 110 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
+                // "operand":
+                c.at = k + 10;
+                i = 1;
+            }
+            else if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 103 && s.charCodeAt(k + 4) === 97 && s.charCodeAt(k + 5) === 116 && s.charCodeAt(k + 6) === 101 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
+                // "negated":
+                c.at = k + 10;
+                i = 2;
+            }
+        }
+        if (i === -1)
+            i = jsonField(c, NARROW_TERM_OBJECT_JSON_KEYS);
         let v;
         if (i === 0) {
             v = readJsonString(c);
@@ -371,29 +392,6 @@ const readJsonNarrowTermObject = (c) => {
     }
 };
 const NARROW_TERM_OBJECT_JSON_KEYS = ["operator", "operand", "negated"];
-/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "operator", "operand", "negated". */
-const readJsonNarrowTermObjectKey = (c) => {
-    const s = c.s;
-    const k = c.at;
-    if (s.charCodeAt(k) === 34) {
-        // "operator":
-        if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 111 && s.charCodeAt(k + 8) === 114 && s.charCodeAt(k + 9) === 34 && s.charCodeAt(k + 10) === 58) {
-            c.at = k + 11;
-            return 0;
-        }
-        // "operand":
-        if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 110 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
-            c.at = k + 10;
-            return 1;
-        }
-        // "negated":
-        if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 103 && s.charCodeAt(k + 4) === 97 && s.charCodeAt(k + 5) === 116 && s.charCodeAt(k + 6) === 101 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
-            c.at = k + 10;
-            return 2;
-        }
-    }
-    return jsonField(c, NARROW_TERM_OBJECT_JSON_KEYS);
-};
 const matchesNarrowOperand = (v, _strict) => {
     if (typeof v === "string") {
         // Every value of this type matches.
@@ -1243,7 +1241,23 @@ const readJsonGroupSettingValue = (c) => {
     if (open === 0)
         return o;
     for (;;) {
-        const i = readJsonGroupSettingValueKey(c);
+        const s = c.s;
+        const k = c.at;
+        let i = -1;
+        if (s.charCodeAt(k) === 34) {
+            if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 119 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
+                // "new":
+                c.at = k + 6;
+                i = 0;
+            }
+            else if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 108 && s.charCodeAt(k + 3) === 100 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
+                // "old":
+                c.at = k + 6;
+                i = 1;
+            }
+        }
+        if (i === -1)
+            i = jsonField(c, GROUP_SETTING_VALUE_JSON_KEYS);
         let v;
         if (i === 0) {
             v = readJsonGroupSettingTarget(c);
@@ -1268,24 +1282,6 @@ const readJsonGroupSettingValue = (c) => {
     }
 };
 const GROUP_SETTING_VALUE_JSON_KEYS = ["new", "old"];
-/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "new", "old". */
-const readJsonGroupSettingValueKey = (c) => {
-    const s = c.s;
-    const k = c.at;
-    if (s.charCodeAt(k) === 34) {
-        // "new":
-        if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 119 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
-            c.at = k + 6;
-            return 0;
-        }
-        // "old":
-        if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 108 && s.charCodeAt(k + 3) === 100 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
-            c.at = k + 6;
-            return 1;
-        }
-    }
-    return jsonField(c, GROUP_SETTING_VALUE_JSON_KEYS);
-};
 const readJsonGroupSettingTarget = (c) => {
     return readJsonGroupSettingMembers(c);
 };
@@ -1297,7 +1293,23 @@ const readJsonGroupSettingMembers = (c) => {
     if (open === 0)
         return o;
     for (;;) {
-        const i = readJsonGroupSettingMembersKey(c);
+        const s = c.s;
+        const k = c.at;
+        let i = -1;
+        if (s.charCodeAt(k) === 34) {
+            if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 109 && s.charCodeAt(k + 9) === 101 && s.charCodeAt(k + 10) === 109 && s.charCodeAt(k + 11) === 98 && s.charCodeAt(k + 12) === 101 && s.charCodeAt(k + 13) === 114 && s.charCodeAt(k + 14) === 115 && s.charCodeAt(k + 15) === 34 && s.charCodeAt(k + 16) === 58) {
+                // "direct_members":
+                c.at = k + 17;
+                i = 0;
+            }
+            else if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 115 && s.charCodeAt(k + 9) === 117 && s.charCodeAt(k + 10) === 98 && s.charCodeAt(k + 11) === 103 && s.charCodeAt(k + 12) === 114 && s.charCodeAt(k + 13) === 111 && s.charCodeAt(k + 14) === 117 && s.charCodeAt(k + 15) === 112 && s.charCodeAt(k + 16) === 115 && s.charCodeAt(k + 17) === 34 && s.charCodeAt(k + 18) === 58) {
+                // "direct_subgroups":
+                c.at = k + 19;
+                i = 1;
+            }
+        }
+        if (i === -1)
+            i = jsonField(c, GROUP_SETTING_MEMBERS_JSON_KEYS);
         let v;
         if (i === 0) {
             v = readJsonIntegers(c);
@@ -1322,24 +1334,6 @@ const readJsonGroupSettingMembers = (c) => {
     }
 };
 const GROUP_SETTING_MEMBERS_JSON_KEYS = ["direct_members", "direct_subgroups"];
-/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "direct_members", "direct_subgroups". */
-const readJsonGroupSettingMembersKey = (c) => {
-    const s = c.s;
-    const k = c.at;
-    if (s.charCodeAt(k) === 34) {
-        // "direct_members":
-        if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 109 && s.charCodeAt(k + 9) === 101 && s.charCodeAt(k + 10) === 109 && s.charCodeAt(k + 11) === 98 && s.charCodeAt(k + 12) === 101 && s.charCodeAt(k + 13) === 114 && s.charCodeAt(k + 14) === 115 && s.charCodeAt(k + 15) === 34 && s.charCodeAt(k + 16) === 58) {
-            c.at = k + 17;
-            return 0;
-        }
-        // "direct_subgroups":
-        if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 115 && s.charCodeAt(k + 9) === 117 && s.charCodeAt(k + 10) === 98 && s.charCodeAt(k + 11) === 103 && s.charCodeAt(k + 12) === 114 && s.charCodeAt(k + 13) === 111 && s.charCodeAt(k + 14) === 117 && s.charCodeAt(k + 15) === 112 && s.charCodeAt(k + 16) === 115 && s.charCodeAt(k + 17) === 34 && s.charCodeAt(k + 18) === 58) {
-            c.at = k + 19;
-            return 1;
-        }
-    }
-    return jsonField(c, GROUP_SETTING_MEMBERS_JSON_KEYS);
-};
 const matchesGroupSettingMembers = (v, strict) => {
     if (!(typeof v === "object" && v !== null && !Array.isArray(v)))
         return false;
@@ -1787,7 +1781,23 @@ const readJsonProfileDataUpdate = (c) => {
     if (open === 0)
         return o;
     for (;;) {
-        const i = readJsonProfileDataUpdateKey(c);
+        const s = c.s;
+        const k = c.at;
+        let i = -1;
+        if (s.charCodeAt(k) === 34) {
+            if (s.charCodeAt(k + 1) === 105 && s.charCodeAt(k + 2) === 100 && s.charCodeAt(k + 3) === 34 && s.charCodeAt(k + 4) === 58) {
+                // "id":
+                c.at = k + 5;
+                i = 0;
+            }
+            else if (s.charCodeAt(k + 1) === 118 && s.charCodeAt(k + 2) === 97 && s.charCodeAt(k + 3) === 108 && s.charCodeAt(k + 4) === 117 && s.charCodeAt(k + 5) === 101 && s.charCodeAt(k + 6) === 34 && s.charCodeAt(k + 7) === 58) {
+                // "value":
+                c.at = k + 8;
+                i = 1;
+            }
+        }
+        if (i === -1)
+            i = jsonField(c, PROFILE_DATA_UPDATE_JSON_KEYS);
         let v;
         if (i === 0) {
             v = readJsonInteger(c);
@@ -1812,24 +1822,6 @@ const readJsonProfileDataUpdate = (c) => {
     }
 };
 const PROFILE_DATA_UPDATE_JSON_KEYS = ["id", "value"];
-/** The key at the cursor as `jsonField` reads it; the listed keys compared in place: "id", "value". */
-const readJsonProfileDataUpdateKey = (c) => {
-    const s = c.s;
-    const k = c.at;
-    if (s.charCodeAt(k) === 34) {
-        // "id":
-        if (s.charCodeAt(k + 1) === 105 && s.charCodeAt(k + 2) === 100 && s.charCodeAt(k + 3) === 34 && s.charCodeAt(k + 4) === 58) {
-            c.at = k + 5;
-            return 0;
-        }
-        // "value":
-        if (s.charCodeAt(k + 1) === 118 && s.charCodeAt(k + 2) === 97 && s.charCodeAt(k + 3) === 108 && s.charCodeAt(k + 4) === 117 && s.charCodeAt(k + 5) === 101 && s.charCodeAt(k + 6) === 34 && s.charCodeAt(k + 7) === 58) {
-            c.at = k + 8;
-            return 1;
-        }
-    }
-    return jsonField(c, PROFILE_DATA_UPDATE_JSON_KEYS);
-};
 const matchesProfileDataUpdate = (v, strict) => {
     if (!(typeof v === "object" && v !== null && !Array.isArray(v)))
         return false;

@@ -146,7 +146,6 @@ function readerBody(schema: Schema, ctx: EmitContext, label: string): Stmt[] {
 
 function objectReader(properties: Property[], ctx: EmitContext, label: string): Stmt[] {
   const names = ctx.constant(`${label}JsonKeys`, `[${properties.map((p) => literal(p.name)).join(', ')}]`);
-  const keyReader = keyReaderOf(properties, names, ctx, label);
   const miss = ctx.use('JSON_MISS');
   let chain: Stmt[] = [{ kind: 'if', cond: `i === -2 || !${ctx.use('jsonMember')}(c, o)`, then: [ret(miss)], else: [] }];
   for (let index = properties.length - 1; index >= 0; index--) {
@@ -160,7 +159,7 @@ function objectReader(properties: Property[], ctx: EmitContext, label: string): 
     `if (open < 0) return ${ctx.use('readJsonValue')}(c);`,
     'if (open === 0) return o;',
     block('for (;;)', [
-      `const i = ${keyReader}(c);`,
+      ...keyLines(properties, names, ctx),
       'let v: unknown;',
       ...chain,
       `const d = ${ctx.use('jsonNext')}(c, 125);`,
@@ -171,32 +170,30 @@ function objectReader(properties: Property[], ctx: EmitContext, label: string): 
 }
 
 /**
- * The function reading an object's key as `jsonField` does (the listed
- * key's index, the cursor past the colon): each listed key compared where
- * the text stands, quotes and colon included, against character codes
- * written into the code, and `jsonField` for anything else (another key,
- * whitespace before the colon). `jsonField` compares against the names in
- * a list, loading every character of both strings; with the codes as
- * constants a key costs one load per character, and the function is small
- * enough for V8 to inline it into the reader.
+ * The statements that read an object's key into `i` as `jsonField` does
+ * (the listed key's index, the cursor past the colon): each listed key
+ * compared where the text stands, quotes and colon included, against
+ * character codes written into the code, and `jsonField` for anything else
+ * (another key, whitespace before the colon, an escape). `jsonField`
+ * compares against the names in a list, loading every character of both
+ * strings in a function V8 does not inline; here a key costs one load per
+ * character, in the reader itself.
  */
-function keyReaderOf(properties: Property[], names: string, ctx: EmitContext, label: string): string {
-  const tests: Stmt[] = properties.flatMap((property, index): Stmt[] => {
-    const text = `${JSON.stringify(property.name)}:`;
+function keyLines(properties: Property[], names: string, ctx: EmitContext): Stmt[] {
+  let chain: Stmt[] = [];
+  for (let index = properties.length - 1; index >= 0; index--) {
+    const text = `${JSON.stringify(properties[index]!.name)}:`;
     const codes: string[] = [];
     for (let j = 1; j < text.length; j++) codes.push(`s.charCodeAt(k + ${j}) === ${text.charCodeAt(j)}`);
-    return [`// ${commentText(text)}`, { kind: 'if', cond: codes.join(' && '), then: [`c.at = k + ${text.length};`, ret(String(index))], else: [] }];
-  });
-  const name = ctx.names.unique(`readJson${label}Key`);
-  const body: Stmt[] = [
+    chain = [{ kind: 'if', cond: codes.join(' && '), then: [`// ${commentText(text)}`, `c.at = k + ${text.length};`, `i = ${index};`], else: chain }];
+  }
+  return [
     'const s = c.s;',
     'const k = c.at;',
-    { kind: 'if', cond: 's.charCodeAt(k) === 34', then: tests, else: [] },
-    ret(`${ctx.use('jsonField')}(c, ${names})`),
+    'let i = -1;',
+    { kind: 'if', cond: 's.charCodeAt(k) === 34', then: chain, else: [] },
+    `if (i === -1) i = ${ctx.use('jsonField')}(c, ${names});`,
   ];
-  const keys = commentText(properties.map((p) => literal(p.name)).join(', '));
-  ctx.constants.push([`/** The key at the cursor as \`jsonField\` reads it; the listed keys compared in place: ${keys}. */`, `const ${name} = (c: ${ctx.useType('JsonCursor')}): number => {`, ...print(body, 'return;', 1), '};'].join('\n'));
-  return name;
 }
 
 function listReader(item: string, ctx: EmitContext): Stmt[] {
