@@ -82,6 +82,7 @@ import {
   repeatedElements,
   responseValidatorTables,
   singleFile,
+  unsupportedFields,
   unsupportedParameters,
   validateWith,
   wrongFileCount,
@@ -265,7 +266,6 @@ const matchesRateLimitError = (v: unknown, strict: boolean): boolean => {
   }
   return true;
 };
-const SEND_INVITES_INVITE_AS_VALUES = /* @__PURE__ */ new Set<number>([100, 200, 300, 400, 600]);
 const SEND_INVITES_PARAMETERS = /* @__PURE__ */ new Set<string>(["invitee_emails", "invite_expires_in_minutes", "invite_as", "stream_ids", "group_ids", "include_realm_default_subscriptions", "notify_referrer_on_join", "welcome_message_custom_text"]);
 const INVITATION_FAILED_ERROR_KEYS = /* @__PURE__ */ new Set<string>(["result", "msg", "code", "errors", "daily_limit_reached", "license_limit_reached", "sent_invitations"]);
 const matchesInvitationFailedError = (v: unknown, strict: boolean): boolean => {
@@ -356,7 +356,25 @@ const readJsonNarrowTermObject = (c: JsonCursor): unknown => {
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = jsonField(c, NARROW_TERM_OBJECT_JSON_KEYS);
+    const s = c.s;
+    const k = c.at;
+    let i = -1;
+    if (s.charCodeAt(k) === 34) {
+      if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 111 && s.charCodeAt(k + 8) === 114 && s.charCodeAt(k + 9) === 34 && s.charCodeAt(k + 10) === 58) {
+        // "operator":
+        c.at = k + 11;
+        i = 0;
+      } else if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 112 && s.charCodeAt(k + 3) === 101 && s.charCodeAt(k + 4) === 114 && s.charCodeAt(k + 5) === 97 && s.charCodeAt(k + 6) === 110 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
+        // "operand":
+        c.at = k + 10;
+        i = 1;
+      } else if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 103 && s.charCodeAt(k + 4) === 97 && s.charCodeAt(k + 5) === 116 && s.charCodeAt(k + 6) === 101 && s.charCodeAt(k + 7) === 100 && s.charCodeAt(k + 8) === 34 && s.charCodeAt(k + 9) === 58) {
+        // "negated":
+        c.at = k + 10;
+        i = 2;
+      }
+    }
+    if (i === -1) i = jsonField(c, NARROW_TERM_OBJECT_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonString(c);
@@ -379,7 +397,6 @@ const readJsonNarrowTermObject = (c: JsonCursor): unknown => {
   }
 };
 const NARROW_TERM_OBJECT_JSON_KEYS = ["operator", "operand", "negated"];
-const NARROW_TERM_OPTION2_ITEM0_VALUES = /* @__PURE__ */ new Set<string>(["channel", "stream", "topic", "sender", "is", "dm", "id"]);
 const matchesNarrowOperand = (v: unknown, _strict: boolean): boolean => {
   if (typeof v === "string") {
     // Every value of this type matches.
@@ -400,7 +417,7 @@ const matchesNarrowTermObject = (v: unknown, strict: boolean): boolean => {
   const record = v as Record<string, unknown>;
   const operator = record["operator"];
   if (typeof operator !== "string") return false;
-  if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(operator)) return false;
+  if (operator !== "channel" && operator !== "stream" && operator !== "topic" && operator !== "sender" && operator !== "is" && operator !== "dm" && operator !== "id") return false;
   const operand = record["operand"];
   if (operand === undefined) return false;
   if (!matchesNarrowOperand(operand, strict)) return false;
@@ -424,7 +441,7 @@ const matchesNarrowTerm = (v: unknown, strict: boolean): boolean => {
     if (v.length > 0) {
       const item_0: unknown = v[0];
       if (typeof item_0 !== "string") return false;
-      if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(item_0)) return false;
+      if (item_0 !== "channel" && item_0 !== "stream" && item_0 !== "topic" && item_0 !== "sender" && item_0 !== "is" && item_0 !== "dm" && item_0 !== "id") return false;
     }
     if (v.length > 1) {
       const item_1: unknown = v[1];
@@ -1028,7 +1045,21 @@ const readJsonGroupSettingValue = (c: JsonCursor): unknown => {
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = jsonField(c, GROUP_SETTING_VALUE_JSON_KEYS);
+    const s = c.s;
+    const k = c.at;
+    let i = -1;
+    if (s.charCodeAt(k) === 34) {
+      if (s.charCodeAt(k + 1) === 110 && s.charCodeAt(k + 2) === 101 && s.charCodeAt(k + 3) === 119 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
+        // "new":
+        c.at = k + 6;
+        i = 0;
+      } else if (s.charCodeAt(k + 1) === 111 && s.charCodeAt(k + 2) === 108 && s.charCodeAt(k + 3) === 100 && s.charCodeAt(k + 4) === 34 && s.charCodeAt(k + 5) === 58) {
+        // "old":
+        c.at = k + 6;
+        i = 1;
+      }
+    }
+    if (i === -1) i = jsonField(c, GROUP_SETTING_VALUE_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonGroupSettingTarget(c);
@@ -1056,7 +1087,21 @@ const readJsonGroupSettingMembers = (c: JsonCursor): unknown => {
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = jsonField(c, GROUP_SETTING_MEMBERS_JSON_KEYS);
+    const s = c.s;
+    const k = c.at;
+    let i = -1;
+    if (s.charCodeAt(k) === 34) {
+      if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 109 && s.charCodeAt(k + 9) === 101 && s.charCodeAt(k + 10) === 109 && s.charCodeAt(k + 11) === 98 && s.charCodeAt(k + 12) === 101 && s.charCodeAt(k + 13) === 114 && s.charCodeAt(k + 14) === 115 && s.charCodeAt(k + 15) === 34 && s.charCodeAt(k + 16) === 58) {
+        // "direct_members":
+        c.at = k + 17;
+        i = 0;
+      } else if (s.charCodeAt(k + 1) === 100 && s.charCodeAt(k + 2) === 105 && s.charCodeAt(k + 3) === 114 && s.charCodeAt(k + 4) === 101 && s.charCodeAt(k + 5) === 99 && s.charCodeAt(k + 6) === 116 && s.charCodeAt(k + 7) === 95 && s.charCodeAt(k + 8) === 115 && s.charCodeAt(k + 9) === 117 && s.charCodeAt(k + 10) === 98 && s.charCodeAt(k + 11) === 103 && s.charCodeAt(k + 12) === 114 && s.charCodeAt(k + 13) === 111 && s.charCodeAt(k + 14) === 117 && s.charCodeAt(k + 15) === 112 && s.charCodeAt(k + 16) === 115 && s.charCodeAt(k + 17) === 34 && s.charCodeAt(k + 18) === 58) {
+        // "direct_subgroups":
+        c.at = k + 19;
+        i = 1;
+      }
+    }
+    if (i === -1) i = jsonField(c, GROUP_SETTING_MEMBERS_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonIntegers(c);
@@ -1234,7 +1279,7 @@ const matchesGetOwnUserResponse = (v: unknown, strict: boolean): boolean => {
   if (!Number.isInteger(avatar_version)) return false;
   const role = record["role"];
   if (!(typeof role === "number" && Number.isInteger(role))) return false;
-  if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) return false;
+  if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600) return false;
   const is_admin = record["is_admin"];
   if (typeof is_admin !== "boolean") return false;
   const is_owner = record["is_owner"];
@@ -1421,7 +1466,21 @@ const readJsonProfileDataUpdate = (c: JsonCursor): unknown => {
   if (open < 0) return readJsonValue(c);
   if (open === 0) return o;
   for (;;) {
-    const i = jsonField(c, PROFILE_DATA_UPDATE_JSON_KEYS);
+    const s = c.s;
+    const k = c.at;
+    let i = -1;
+    if (s.charCodeAt(k) === 34) {
+      if (s.charCodeAt(k + 1) === 105 && s.charCodeAt(k + 2) === 100 && s.charCodeAt(k + 3) === 34 && s.charCodeAt(k + 4) === 58) {
+        // "id":
+        c.at = k + 5;
+        i = 0;
+      } else if (s.charCodeAt(k + 1) === 118 && s.charCodeAt(k + 2) === 97 && s.charCodeAt(k + 3) === 108 && s.charCodeAt(k + 4) === 117 && s.charCodeAt(k + 5) === 101 && s.charCodeAt(k + 6) === 34 && s.charCodeAt(k + 7) === 58) {
+        // "value":
+        c.at = k + 8;
+        i = 1;
+      }
+    }
+    if (i === -1) i = jsonField(c, PROFILE_DATA_UPDATE_JSON_KEYS);
     let v: unknown;
     if (i === 0) {
       v = readJsonInteger(c);
@@ -1512,7 +1571,7 @@ const matchesMessageFlagOp = (v: unknown, _strict: boolean): boolean => {
 };
 const matchesNarrowOperator = (v: unknown, _strict: boolean): boolean => {
   if (typeof v !== "string") return false;
-  if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(v)) return false;
+  if (v !== "channel" && v !== "stream" && v !== "topic" && v !== "sender" && v !== "is" && v !== "dm" && v !== "id") return false;
   return true;
 };
 const OWN_USER_KEYS = /* @__PURE__ */ new Set<string>(["user_id", "email", "delivery_email", "full_name", "avatar_url", "avatar_version", "role", "is_admin", "is_owner", "is_guest", "is_bot", "is_active", "is_imported_stub", "timezone", "date_joined", "max_message_id", "profile_data"]);
@@ -1533,7 +1592,7 @@ const matchesOwnUser = (v: unknown, strict: boolean): boolean => {
   if (!Number.isInteger(avatar_version)) return false;
   const role = record["role"];
   if (!(typeof role === "number" && Number.isInteger(role))) return false;
-  if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) return false;
+  if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600) return false;
   const is_admin = record["is_admin"];
   if (typeof is_admin !== "boolean") return false;
   const is_owner = record["is_owner"];
@@ -1585,7 +1644,7 @@ const matchesReportType = (v: unknown, _strict: boolean): boolean => {
 };
 const matchesRole = (v: unknown, _strict: boolean): boolean => {
   if (!(typeof v === "number" && Number.isInteger(v))) return false;
-  if (!SEND_INVITES_INVITE_AS_VALUES.has(v)) return false;
+  if (v !== 100 && v !== 200 && v !== 300 && v !== 400 && v !== 600) return false;
   return true;
 };
 const matchesScheduledMessageType = (v: unknown, _strict: boolean): boolean => {
@@ -2559,7 +2618,7 @@ function checkNarrowOperator(v: unknown, out: Failure[], all: boolean, _strict: 
   if (typeof v !== "string") {
     pushWrongType(out, "", "a string");
     if (!all) return;
-  } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(v)) {
+  } else if (v !== "channel" && v !== "stream" && v !== "topic" && v !== "sender" && v !== "is" && v !== "dm" && v !== "id") {
     pushFailure(out, "", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
     if (!all) return;
   }
@@ -2586,7 +2645,7 @@ function checkNarrowTerm(v: unknown, out: Failure[], all: boolean, strict: boole
       if (typeof item_0 !== "string") {
         pushWrongType(out, "[0]", "a string");
         if (!all) return;
-      } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(item_0)) {
+      } else if (item_0 !== "channel" && item_0 !== "stream" && item_0 !== "topic" && item_0 !== "sender" && item_0 !== "is" && item_0 !== "dm" && item_0 !== "id") {
         pushFailure(out, "[0]", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
         if (!all) return;
       }
@@ -2621,7 +2680,7 @@ function checkNarrowTermObject(v: unknown, out: Failure[], all: boolean, strict:
     } else if (typeof operator !== "string") {
       pushWrongType(out, ".operator", "a string");
       if (!all) return;
-    } else if (!NARROW_TERM_OPTION2_ITEM0_VALUES.has(operator)) {
+    } else if (operator !== "channel" && operator !== "stream" && operator !== "topic" && operator !== "sender" && operator !== "is" && operator !== "dm" && operator !== "id") {
       pushFailure(out, ".operator", "must be one of \"channel\", \"stream\", \"topic\", \"sender\", \"is\", \"dm\", \"id\"", "enum");
       if (!all) return;
     }
@@ -2751,7 +2810,7 @@ function checkOwnUser(v: unknown, out: Failure[], all: boolean, strict: boolean)
     } else if (!(typeof role === "number" && Number.isInteger(role))) {
       pushWrongType(out, ".role", "an integer");
       if (!all) return;
-    } else if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) {
+    } else if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600) {
       pushFailure(out, ".role", "must be one of 100, 200, 300, 400, 600", "enum");
       if (!all) return;
     }
@@ -3272,7 +3331,7 @@ function checkRole(v: unknown, out: Failure[], all: boolean, _strict: boolean): 
   if (!(typeof v === "number" && Number.isInteger(v))) {
     pushWrongType(out, "", "an integer");
     if (!all) return;
-  } else if (!SEND_INVITES_INVITE_AS_VALUES.has(v)) {
+  } else if (v !== 100 && v !== 200 && v !== 300 && v !== 400 && v !== 600) {
     pushFailure(out, "", "must be one of 100, 200, 300, 400, 600", "enum");
     if (!all) return;
   }
@@ -4562,7 +4621,7 @@ function checkGetOwnUserResponse(v: unknown, out: Failure[], all: boolean, stric
     } else if (!(typeof role === "number" && Number.isInteger(role))) {
       pushWrongType(out, ".role", "an integer");
       if (!all) return;
-    } else if (!SEND_INVITES_INVITE_AS_VALUES.has(role)) {
+    } else if (role !== 100 && role !== 200 && role !== 300 && role !== 400 && role !== 600) {
       pushFailure(out, ".role", "must be one of 100, 200, 300, 400, 600", "enum");
       if (!all) return;
     }
@@ -5031,6 +5090,7 @@ export const CreateVideoCallResponseSchema: StandardSchemaV1<CreateVideoCallResp
 /** Decodes the parameters of PATCH /api/v1/channel_folders/{channel_folder_id} (update-channel-folder). */
 export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChannelFolderParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // channel_folder_id: path, plain, required
   {
     const w = raw.path["channel_folder_id"];
@@ -5048,6 +5108,7 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
       const x = w;
       if (x.length < 2 && codePointLength(x) < 1) return invalid("name", "minLength", "", "must be at least 1 character");
       value["name"] = x;
+      given++;
     }
   }
   // description: body, plain
@@ -5057,6 +5118,7 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
       if (typeof w !== "string") return repeated("description");
       const x = w;
       value["description"] = x;
+      given++;
     }
   }
   // is_archived: body, plain
@@ -5067,9 +5129,10 @@ export function decodeUpdateChannelFolder(raw: RawRequest): Decoded<UpdateChanne
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("is_archived", "type", "", "must be true or false");
       value["is_archived"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateChannelFolderParams, unsupported: unsupportedParameters(raw, UPDATE_CHANNEL_FOLDER_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateChannelFolderParams, unsupported: unsupportedFields(raw, UPDATE_CHANNEL_FOLDER_PARAMETERS, given) };
 }
 
 /** Checks a success body of PATCH /api/v1/channel_folders/{channel_folder_id} (update-channel-folder). */
@@ -5123,6 +5186,7 @@ export const UpdateChannelFolderResponseSchema: StandardSchemaV1<UpdateChannelFo
 /** Decodes the parameters of POST /api/v1/fetch_api_key (fetch-api-key). */
 export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // username: body, plain, required
   {
     const w = raw.body["username"] ?? raw.query["username"];
@@ -5130,6 +5194,7 @@ export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
     if (typeof w !== "string") return repeated("username");
     const x = w;
     value["username"] = x;
+    given++;
   }
   // password: body, plain, required
   {
@@ -5138,8 +5203,9 @@ export function decodeFetchApiKey(raw: RawRequest): Decoded<FetchApiKeyParams> {
     if (typeof w !== "string") return repeated("password");
     const x = w;
     value["password"] = x;
+    given++;
   }
-  return { ok: true, value: value as unknown as FetchApiKeyParams, unsupported: unsupportedParameters(raw, FETCH_API_KEY_PARAMETERS) };
+  return { ok: true, value: value as unknown as FetchApiKeyParams, unsupported: unsupportedFields(raw, FETCH_API_KEY_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/fetch_api_key (fetch-api-key). */
@@ -5193,6 +5259,7 @@ export const FetchApiKeyResponseSchema: StandardSchemaV1<FetchApiKeyResponse> = 
 /** Decodes the parameters of POST /api/v1/invites (send-invites). */
 export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // invitee_emails: body, plain, required
   {
     const w = raw.body["invitee_emails"] ?? raw.query["invitee_emails"];
@@ -5200,6 +5267,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
     if (typeof w !== "string") return repeated("invitee_emails");
     const x = w;
     value["invitee_emails"] = x;
+    given++;
   }
   // invite_expires_in_minutes: body, json
   {
@@ -5216,6 +5284,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
         return invalid("invite_expires_in_minutes", "union", "", "must be an integer or null");
       }
       value["invite_expires_in_minutes"] = x;
+      given++;
     }
   }
   // invite_as: body, plain
@@ -5227,8 +5296,9 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       if (typeof w !== "string") return repeated("invite_as");
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("invite_as", "type", "", x);
-      if (!SEND_INVITES_INVITE_AS_VALUES.has(x)) return invalid("invite_as", "enum", "", "must be one of 100, 200, 300, 400, 600");
+      if (x !== 100 && x !== 200 && x !== 300 && x !== 400 && x !== 600) return invalid("invite_as", "enum", "", "must be one of 100, 200, 300, 400, 600");
       value["invite_as"] = x;
+      given++;
     }
   }
   // stream_ids: body, json, required
@@ -5243,6 +5313,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       if (!Number.isInteger(item)) return invalid("stream_ids", "type", "[" + i + "]", "must be an integer");
     }
     value["stream_ids"] = x;
+    given++;
   }
   // group_ids: body, json
   {
@@ -5256,6 +5327,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
         if (!Number.isInteger(item)) return invalid("group_ids", "type", "[" + i + "]", "must be an integer");
       }
       value["group_ids"] = x;
+      given++;
     }
   }
   // include_realm_default_subscriptions: body, plain
@@ -5268,6 +5340,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("include_realm_default_subscriptions", "type", "", "must be true or false");
       value["include_realm_default_subscriptions"] = x;
+      given++;
     }
   }
   // notify_referrer_on_join: body, plain
@@ -5280,6 +5353,7 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("notify_referrer_on_join", "type", "", "must be true or false");
       value["notify_referrer_on_join"] = x;
+      given++;
     }
   }
   // welcome_message_custom_text: body, json
@@ -5297,9 +5371,10 @@ export function decodeSendInvites(raw: RawRequest): Decoded<SendInvitesParams> {
         return invalid("welcome_message_custom_text", "union", "", "must be a string or null");
       }
       value["welcome_message_custom_text"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as SendInvitesParams, unsupported: unsupportedParameters(raw, SEND_INVITES_PARAMETERS) };
+  return { ok: true, value: value as unknown as SendInvitesParams, unsupported: unsupportedFields(raw, SEND_INVITES_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/invites (send-invites). */
@@ -5353,6 +5428,7 @@ export const SendInvitesResponseSchema: StandardSchemaV1<SendInvitesResponse> = 
 /** Decodes the parameters of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
 export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // stream_id: body, plain, required
   {
     const w = raw.body["stream_id"] ?? raw.query["stream_id"];
@@ -5361,6 +5437,7 @@ export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadP
     const x = parseInteger(w);
     if (typeof x === "string") return invalid("stream_id", "type", "", x);
     value["stream_id"] = x;
+    given++;
   }
   // topic_name: body, plain, required
   {
@@ -5369,8 +5446,9 @@ export function decodeMarkTopicAsRead(raw: RawRequest): Decoded<MarkTopicAsReadP
     if (typeof w !== "string") return repeated("topic_name");
     const x = w;
     value["topic_name"] = x;
+    given++;
   }
-  return { ok: true, value: value as unknown as MarkTopicAsReadParams, unsupported: unsupportedParameters(raw, MARK_TOPIC_AS_READ_PARAMETERS) };
+  return { ok: true, value: value as unknown as MarkTopicAsReadParams, unsupported: unsupportedFields(raw, MARK_TOPIC_AS_READ_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/mark_topic_as_read (mark-topic-as-read). */
@@ -5424,6 +5502,7 @@ export const MarkTopicAsReadResponseSchema: StandardSchemaV1<MarkTopicAsReadResp
 /** Decodes the parameters of POST /api/v1/messages/flags/narrow (update-message-flags-for-narrow). */
 export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<UpdateMessageFlagsForNarrowParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // anchor: body, plain, required
   {
     const w = raw.body["anchor"] ?? raw.query["anchor"];
@@ -5432,6 +5511,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     const x = w;
     if (!UPDATE_MESSAGE_FLAGS_FOR_NARROW_ANCHOR_PATTERN.test(x)) return invalid("anchor", "pattern", "", "must match the pattern \"^([0-9]+|newest|oldest|first_unread)$\"");
     value["anchor"] = x;
+    given++;
   }
   // include_anchor: body, plain
   {
@@ -5443,6 +5523,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("include_anchor", "type", "", "must be true or false");
       value["include_anchor"] = x;
+      given++;
     }
   }
   // num_before: body, plain, required
@@ -5454,6 +5535,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     if (typeof x === "string") return invalid("num_before", "type", "", x);
     if (x < 0) return invalid("num_before", "minimum", "", "must be at least 0");
     value["num_before"] = x;
+    given++;
   }
   // num_after: body, plain, required
   {
@@ -5464,6 +5546,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     if (typeof x === "string") return invalid("num_after", "type", "", x);
     if (x < 0) return invalid("num_after", "minimum", "", "must be at least 0");
     value["num_after"] = x;
+    given++;
   }
   // narrow: body, json, required
   {
@@ -5481,6 +5564,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
       }
     }
     value["narrow"] = x;
+    given++;
   }
   // op: body, plain, required
   {
@@ -5490,6 +5574,7 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     const x = w;
     if (x !== "add" && x !== "remove") return invalid("op", "enum", "", "must be one of \"add\", \"remove\"");
     value["op"] = x;
+    given++;
   }
   // flag: body, plain, required
   {
@@ -5498,8 +5583,9 @@ export function decodeUpdateMessageFlagsForNarrow(raw: RawRequest): Decoded<Upda
     if (typeof w !== "string") return repeated("flag");
     const x = w;
     value["flag"] = x;
+    given++;
   }
-  return { ok: true, value: value as unknown as UpdateMessageFlagsForNarrowParams, unsupported: unsupportedParameters(raw, UPDATE_MESSAGE_FLAGS_FOR_NARROW_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateMessageFlagsForNarrowParams, unsupported: unsupportedFields(raw, UPDATE_MESSAGE_FLAGS_FOR_NARROW_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/messages/flags/narrow (update-message-flags-for-narrow). */
@@ -5553,6 +5639,7 @@ export const UpdateMessageFlagsForNarrowResponseSchema: StandardSchemaV1<UpdateM
 /** Decodes the parameters of GET /api/v1/messages/{message_id} (get-message). */
 export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // message_id: path, plain, required
   {
     const w = raw.path["message_id"];
@@ -5572,6 +5659,7 @@ export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("apply_markdown", "type", "", "must be true or false");
       value["apply_markdown"] = x;
+      given++;
     }
   }
   // allow_empty_topic_name: query, plain
@@ -5584,9 +5672,10 @@ export function decodeGetMessage(raw: RawRequest): Decoded<GetMessageParams> {
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("allow_empty_topic_name", "type", "", "must be true or false");
       value["allow_empty_topic_name"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as GetMessageParams, unsupported: unsupportedParameters(raw, GET_MESSAGE_PARAMETERS) };
+  return { ok: true, value: value as unknown as GetMessageParams, unsupported: unsupportedFields(raw, GET_MESSAGE_PARAMETERS, given) };
 }
 
 /** Checks a success body of GET /api/v1/messages/{message_id} (get-message). */
@@ -5640,6 +5729,7 @@ export const GetMessageResponseSchema: StandardSchemaV1<GetMessageResponse> = /*
 /** Decodes the parameters of GET /api/v1/messages/{message_id}/history (get-message-history). */
 export function decodeGetMessageHistory(raw: RawRequest): Decoded<GetMessageHistoryParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // message_id: path, plain, required
   {
     const w = raw.path["message_id"];
@@ -5659,9 +5749,10 @@ export function decodeGetMessageHistory(raw: RawRequest): Decoded<GetMessageHist
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("allow_empty_topic_name", "type", "", "must be true or false");
       value["allow_empty_topic_name"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as GetMessageHistoryParams, unsupported: unsupportedParameters(raw, GET_MESSAGE_HISTORY_PARAMETERS) };
+  return { ok: true, value: value as unknown as GetMessageHistoryParams, unsupported: unsupportedFields(raw, GET_MESSAGE_HISTORY_PARAMETERS, given) };
 }
 
 /** Checks a success body of GET /api/v1/messages/{message_id}/history (get-message-history). */
@@ -5715,6 +5806,7 @@ export const GetMessageHistoryResponseSchema: StandardSchemaV1<GetMessageHistory
 /** Decodes the parameters of DELETE /api/v1/messages/{message_id}/reactions (remove-reaction). */
 export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // message_id: path, plain, required
   {
     const w = raw.path["message_id"];
@@ -5731,6 +5823,7 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
       if (typeof w !== "string") return repeated("emoji_name");
       const x = w;
       value["emoji_name"] = x;
+      given++;
     }
   }
   // emoji_code: body, plain
@@ -5740,6 +5833,7 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
       if (typeof w !== "string") return repeated("emoji_code");
       const x = w;
       value["emoji_code"] = x;
+      given++;
     }
   }
   // reaction_type: body, plain
@@ -5750,9 +5844,10 @@ export function decodeRemoveReaction(raw: RawRequest): Decoded<RemoveReactionPar
       const x = w;
       if (x !== "unicode_emoji" && x !== "realm_emoji" && x !== "zulip_extra_emoji") return invalid("reaction_type", "enum", "", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"");
       value["reaction_type"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as RemoveReactionParams, unsupported: unsupportedParameters(raw, REMOVE_REACTION_PARAMETERS) };
+  return { ok: true, value: value as unknown as RemoveReactionParams, unsupported: unsupportedFields(raw, REMOVE_REACTION_PARAMETERS, given) };
 }
 
 /** Checks a success body of DELETE /api/v1/messages/{message_id}/reactions (remove-reaction). */
@@ -5806,6 +5901,7 @@ export const RemoveReactionResponseSchema: StandardSchemaV1<RemoveReactionRespon
 /** Decodes the parameters of POST /api/v1/messages/{message_id}/report (report-message). */
 export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // message_id: path, plain, required
   {
     const w = raw.path["message_id"];
@@ -5823,6 +5919,7 @@ export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParam
     const x = w;
     if (x.length < 2 && codePointLength(x) < 1) return invalid("report_type", "minLength", "", "must be at least 1 character");
     value["report_type"] = x;
+    given++;
   }
   // description: body, plain
   {
@@ -5832,9 +5929,10 @@ export function decodeReportMessage(raw: RawRequest): Decoded<ReportMessageParam
       const x = w;
       if (x.length > 1000 && codePointLength(x) > 1000) return invalid("description", "maxLength", "", "must be at most 1000 characters");
       value["description"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as ReportMessageParams, unsupported: unsupportedParameters(raw, REPORT_MESSAGE_PARAMETERS) };
+  return { ok: true, value: value as unknown as ReportMessageParams, unsupported: unsupportedFields(raw, REPORT_MESSAGE_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/messages/{message_id}/report (report-message). */
@@ -5888,6 +5986,7 @@ export const ReportMessageResponseSchema: StandardSchemaV1<ReportMessageResponse
 /** Decodes the parameters of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
 export function decodeUpdateRealmDomain(raw: RawRequest): Decoded<UpdateRealmDomainParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // domain: path, plain, required
   {
     const w = raw.path["domain"];
@@ -5904,8 +6003,9 @@ export function decodeUpdateRealmDomain(raw: RawRequest): Decoded<UpdateRealmDom
     const x = w === "true" ? true : w === "false" ? false : undefined;
     if (x === undefined) return invalid("allow_subdomains", "type", "", "must be true or false");
     value["allow_subdomains"] = x;
+    given++;
   }
-  return { ok: true, value: value as unknown as UpdateRealmDomainParams, unsupported: unsupportedParameters(raw, UPDATE_REALM_DOMAIN_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateRealmDomainParams, unsupported: unsupportedFields(raw, UPDATE_REALM_DOMAIN_PARAMETERS, given) };
 }
 
 /** Checks a success body of PATCH /api/v1/realm/domains/{domain} (update-realm-domain). */
@@ -6011,6 +6111,7 @@ export const GetLinkifiersResponseSchema: StandardSchemaV1<GetLinkifiersResponse
 /** Decodes the parameters of POST /api/v1/realm/playgrounds (add-code-playground). */
 export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygroundParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // name: body, plain, required
   {
     const w = raw.body["name"] ?? raw.query["name"];
@@ -6018,6 +6119,7 @@ export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygro
     if (typeof w !== "string") return repeated("name");
     const x = w;
     value["name"] = x;
+    given++;
   }
   // pygments_language: body, plain, required
   {
@@ -6026,6 +6128,7 @@ export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygro
     if (typeof w !== "string") return repeated("pygments_language");
     const x = w;
     value["pygments_language"] = x;
+    given++;
   }
   // url_template: body, plain, required
   {
@@ -6034,8 +6137,9 @@ export function decodeAddCodePlayground(raw: RawRequest): Decoded<AddCodePlaygro
     if (typeof w !== "string") return repeated("url_template");
     const x = w;
     value["url_template"] = x;
+    given++;
   }
-  return { ok: true, value: value as unknown as AddCodePlaygroundParams, unsupported: unsupportedParameters(raw, ADD_CODE_PLAYGROUND_PARAMETERS) };
+  return { ok: true, value: value as unknown as AddCodePlaygroundParams, unsupported: unsupportedFields(raw, ADD_CODE_PLAYGROUND_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/realm/playgrounds (add-code-playground). */
@@ -6089,6 +6193,7 @@ export const AddCodePlaygroundResponseSchema: StandardSchemaV1<AddCodePlayground
 /** Decodes the parameters of POST /api/v1/reminders (create-message-reminder). */
 export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMessageReminderParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // message_id: body, plain
   {
     const w = raw.body["message_id"] ?? raw.query["message_id"];
@@ -6097,6 +6202,7 @@ export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMess
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("message_id", "type", "", x);
       value["message_id"] = x;
+      given++;
     }
   }
   // scheduled_delivery_timestamp: body, plain
@@ -6107,6 +6213,7 @@ export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMess
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("scheduled_delivery_timestamp", "type", "", x);
       value["scheduled_delivery_timestamp"] = x;
+      given++;
     }
   }
   // note: body, plain
@@ -6116,9 +6223,10 @@ export function decodeCreateMessageReminder(raw: RawRequest): Decoded<CreateMess
       if (typeof w !== "string") return repeated("note");
       const x = w;
       value["note"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as CreateMessageReminderParams, unsupported: unsupportedParameters(raw, CREATE_MESSAGE_REMINDER_PARAMETERS) };
+  return { ok: true, value: value as unknown as CreateMessageReminderParams, unsupported: unsupportedFields(raw, CREATE_MESSAGE_REMINDER_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/reminders (create-message-reminder). */
@@ -6172,6 +6280,7 @@ export const CreateMessageReminderResponseSchema: StandardSchemaV1<CreateMessage
 /** Decodes the parameters of PATCH /api/v1/scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
 export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateScheduledMessageParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // scheduled_message_id: path, plain, required
   {
     const w = raw.path["scheduled_message_id"];
@@ -6189,6 +6298,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
       const x = w;
       if (x !== "direct" && x !== "channel" && x !== "stream" && x !== "private") return invalid("type", "enum", "", "must be one of \"direct\", \"channel\", \"stream\", \"private\"");
       value["type"] = x;
+      given++;
     }
   }
   // to: body, json
@@ -6209,6 +6319,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
         return invalid("to", "union", "", "must be an integer or a list of integers");
       }
       value["to"] = x;
+      given++;
     }
   }
   // content: body, plain
@@ -6218,6 +6329,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
       if (typeof w !== "string") return repeated("content");
       const x = w;
       value["content"] = x;
+      given++;
     }
   }
   // topic: body, plain
@@ -6227,6 +6339,7 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
       if (typeof w !== "string") return repeated("topic");
       const x = w;
       value["topic"] = x;
+      given++;
     }
   }
   // scheduled_delivery_timestamp: body, plain
@@ -6237,9 +6350,10 @@ export function decodeUpdateScheduledMessage(raw: RawRequest): Decoded<UpdateSch
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("scheduled_delivery_timestamp", "type", "", x);
       value["scheduled_delivery_timestamp"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateScheduledMessageParams, unsupported: unsupportedParameters(raw, UPDATE_SCHEDULED_MESSAGE_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateScheduledMessageParams, unsupported: unsupportedFields(raw, UPDATE_SCHEDULED_MESSAGE_PARAMETERS, given) };
 }
 
 /** Checks a success body of PATCH /api/v1/scheduled_messages/{scheduled_message_id} (update-scheduled-message). */
@@ -6293,6 +6407,7 @@ export const UpdateScheduledMessageResponseSchema: StandardSchemaV1<UpdateSchedu
 /** Decodes the parameters of PATCH /api/v1/streams/{stream_id} (update-stream). */
 export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // stream_id: path, plain, required
   {
     const w = raw.path["stream_id"];
@@ -6309,6 +6424,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       if (typeof w !== "string") return repeated("description");
       const x = w;
       value["description"] = x;
+      given++;
     }
   }
   // new_name: body, plain
@@ -6318,6 +6434,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       if (typeof w !== "string") return repeated("new_name");
       const x = w;
       value["new_name"] = x;
+      given++;
     }
   }
   // is_private: body, plain
@@ -6328,6 +6445,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("is_private", "type", "", "must be true or false");
       value["is_private"] = x;
+      given++;
     }
   }
   // is_web_public: body, plain
@@ -6338,6 +6456,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("is_web_public", "type", "", "must be true or false");
       value["is_web_public"] = x;
+      given++;
     }
   }
   // history_public_to_subscribers: body, plain
@@ -6348,6 +6467,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("history_public_to_subscribers", "type", "", "must be true or false");
       value["history_public_to_subscribers"] = x;
+      given++;
     }
   }
   // is_default_stream: body, plain
@@ -6358,6 +6478,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("is_default_stream", "type", "", "must be true or false");
       value["is_default_stream"] = x;
+      given++;
     }
   }
   // message_retention_days: body, json
@@ -6376,6 +6497,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         return invalid("message_retention_days", "union", "", "must be an integer or one of \"realm_default\", \"unlimited\"");
       }
       value["message_retention_days"] = x;
+      given++;
     }
   }
   // is_archived: body, plain
@@ -6386,6 +6508,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("is_archived", "type", "", "must be true or false");
       value["is_archived"] = x;
+      given++;
     }
   }
   // folder_id: body, json
@@ -6403,6 +6526,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         return invalid("folder_id", "union", "", "must be an integer or null");
       }
       value["folder_id"] = x;
+      given++;
     }
   }
   // topics_policy: body, plain
@@ -6413,6 +6537,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
       const x = w;
       if (x !== "inherit" && x !== "allow_empty_topic" && x !== "disable_empty_topic" && x !== "empty_topic_only") return invalid("topics_policy", "enum", "", "must be one of \"inherit\", \"allow_empty_topic\", \"disable_empty_topic\", \"empty_topic_only\"");
       value["topics_policy"] = x;
+      given++;
     }
   }
   // can_add_subscribers_group: body, json
@@ -6428,6 +6553,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         if (failures.length !== 0) return invalidFrom("can_add_subscribers_group", failures[0]!, "");
       }
       value["can_add_subscribers_group"] = x;
+      given++;
     }
   }
   // can_remove_subscribers_group: body, json
@@ -6443,6 +6569,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         if (failures.length !== 0) return invalidFrom("can_remove_subscribers_group", failures[0]!, "");
       }
       value["can_remove_subscribers_group"] = x;
+      given++;
     }
   }
   // can_administer_channel_group: body, json
@@ -6458,6 +6585,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         if (failures.length !== 0) return invalidFrom("can_administer_channel_group", failures[0]!, "");
       }
       value["can_administer_channel_group"] = x;
+      given++;
     }
   }
   // can_delete_any_message_group: body, json
@@ -6473,6 +6601,7 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         if (failures.length !== 0) return invalidFrom("can_delete_any_message_group", failures[0]!, "");
       }
       value["can_delete_any_message_group"] = x;
+      given++;
     }
   }
   // can_delete_own_message_group: body, json
@@ -6488,9 +6617,10 @@ export function decodeUpdateStream(raw: RawRequest): Decoded<UpdateStreamParams>
         if (failures.length !== 0) return invalidFrom("can_delete_own_message_group", failures[0]!, "");
       }
       value["can_delete_own_message_group"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateStreamParams, unsupported: unsupportedParameters(raw, UPDATE_STREAM_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateStreamParams, unsupported: unsupportedFields(raw, UPDATE_STREAM_PARAMETERS, given) };
 }
 
 /** Checks a success body of PATCH /api/v1/streams/{stream_id} (update-stream). */
@@ -6544,6 +6674,7 @@ export const UpdateStreamResponseSchema: StandardSchemaV1<UpdateStreamResponse> 
 /** Decodes the parameters of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
 export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateUserGroupSubgroupsParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // user_group_id: path, plain, required
   {
     const w = raw.path["user_group_id"];
@@ -6565,6 +6696,7 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
         if (!Number.isInteger(item)) return invalid("add", "type", "[" + i + "]", "must be an integer");
       }
       value["add"] = x;
+      given++;
     }
   }
   // delete: body, json
@@ -6579,9 +6711,10 @@ export function decodeUpdateUserGroupSubgroups(raw: RawRequest): Decoded<UpdateU
         if (!Number.isInteger(item)) return invalid("delete", "type", "[" + i + "]", "must be an integer");
       }
       value["delete"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateUserGroupSubgroupsParams, unsupported: unsupportedParameters(raw, UPDATE_USER_GROUP_SUBGROUPS_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateUserGroupSubgroupsParams, unsupported: unsupportedFields(raw, UPDATE_USER_GROUP_SUBGROUPS_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/user_groups/{user_group_id}/subgroups (update-user-group-subgroups). */
@@ -6749,6 +6882,7 @@ export const GetOwnUserResponseSchema: StandardSchemaV1<GetOwnUserResponse> = /*
 /** Decodes the parameters of POST /api/v1/users/me/presence (update-presence). */
 export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresenceParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // status: body, plain, required
   {
     const w = raw.body["status"] ?? raw.query["status"];
@@ -6757,6 +6891,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
     const x = w;
     if (x !== "active" && x !== "idle") return invalid("status", "enum", "", "must be one of \"active\", \"idle\"");
     value["status"] = x;
+    given++;
   }
   // last_update_id: body, plain
   {
@@ -6766,6 +6901,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("last_update_id", "type", "", x);
       value["last_update_id"] = x;
+      given++;
     }
   }
   // history_limit_days: body, plain
@@ -6778,6 +6914,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("history_limit_days", "type", "", x);
       value["history_limit_days"] = x;
+      given++;
     }
   }
   // ping_only: body, plain
@@ -6790,6 +6927,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("ping_only", "type", "", "must be true or false");
       value["ping_only"] = x;
+      given++;
     }
   }
   // new_user_input: body, plain
@@ -6800,6 +6938,7 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("new_user_input", "type", "", "must be true or false");
       value["new_user_input"] = x;
+      given++;
     }
   }
   // slim_presence: body, plain
@@ -6812,9 +6951,10 @@ export function decodeUpdatePresence(raw: RawRequest): Decoded<UpdatePresencePar
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("slim_presence", "type", "", "must be true or false");
       value["slim_presence"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdatePresenceParams, unsupported: unsupportedParameters(raw, UPDATE_PRESENCE_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdatePresenceParams, unsupported: unsupportedFields(raw, UPDATE_PRESENCE_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/users/me/presence (update-presence). */
@@ -6868,6 +7008,7 @@ export const UpdatePresenceResponseSchema: StandardSchemaV1<UpdatePresenceRespon
 /** Decodes the parameters of POST /api/v1/users/me/status (update-status). */
 export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // status_text: body, plain
   {
     const w = raw.body["status_text"] ?? raw.query["status_text"];
@@ -6876,6 +7017,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
       const x = w;
       if (x.length > 60 && codePointLength(x) > 60) return invalid("status_text", "maxLength", "", "must be at most 60 characters");
       value["status_text"] = x;
+      given++;
     }
   }
   // emoji_name: body, plain
@@ -6885,6 +7027,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
       if (typeof w !== "string") return repeated("emoji_name");
       const x = w;
       value["emoji_name"] = x;
+      given++;
     }
   }
   // emoji_code: body, plain
@@ -6894,6 +7037,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
       if (typeof w !== "string") return repeated("emoji_code");
       const x = w;
       value["emoji_code"] = x;
+      given++;
     }
   }
   // reaction_type: body, plain
@@ -6904,6 +7048,7 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
       const x = w;
       if (x !== "unicode_emoji" && x !== "realm_emoji" && x !== "zulip_extra_emoji") return invalid("reaction_type", "enum", "", "must be one of \"unicode_emoji\", \"realm_emoji\", \"zulip_extra_emoji\"");
       value["reaction_type"] = x;
+      given++;
     }
   }
   // away: body, plain
@@ -6914,9 +7059,10 @@ export function decodeUpdateStatus(raw: RawRequest): Decoded<UpdateStatusParams>
       const x = w === "true" ? true : w === "false" ? false : undefined;
       if (x === undefined) return invalid("away", "type", "", "must be true or false");
       value["away"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateStatusParams, unsupported: unsupportedParameters(raw, UPDATE_STATUS_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateStatusParams, unsupported: unsupportedFields(raw, UPDATE_STATUS_PARAMETERS, given) };
 }
 
 /** Checks a success body of POST /api/v1/users/me/status (update-status). */
@@ -6970,6 +7116,7 @@ export const UpdateStatusResponseSchema: StandardSchemaV1<UpdateStatusResponse> 
 /** Decodes the parameters of PATCH /api/v1/users/{user_id} (update-user). */
 export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
   const value: Record<string, unknown> = {};
+  let given = 0;
   // user_id: path, plain, required
   {
     const w = raw.path["user_id"];
@@ -6986,6 +7133,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
       if (typeof w !== "string") return repeated("full_name");
       const x = w;
       value["full_name"] = x;
+      given++;
     }
   }
   // role: body, plain
@@ -6995,8 +7143,9 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
       if (typeof w !== "string") return repeated("role");
       const x = parseInteger(w);
       if (typeof x === "string") return invalid("role", "type", "", x);
-      if (!SEND_INVITES_INVITE_AS_VALUES.has(x)) return invalid("role", "enum", "", "must be one of 100, 200, 300, 400, 600");
+      if (x !== 100 && x !== 200 && x !== 300 && x !== 400 && x !== 600) return invalid("role", "enum", "", "must be one of 100, 200, 300, 400, 600");
       value["role"] = x;
+      given++;
     }
   }
   // profile_data: body, json
@@ -7015,6 +7164,7 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
         }
       }
       value["profile_data"] = x;
+      given++;
     }
   }
   // new_email: body, plain
@@ -7024,9 +7174,10 @@ export function decodeUpdateUser(raw: RawRequest): Decoded<UpdateUserParams> {
       if (typeof w !== "string") return repeated("new_email");
       const x = w;
       value["new_email"] = x;
+      given++;
     }
   }
-  return { ok: true, value: value as unknown as UpdateUserParams, unsupported: unsupportedParameters(raw, UPDATE_USER_PARAMETERS) };
+  return { ok: true, value: value as unknown as UpdateUserParams, unsupported: unsupportedFields(raw, UPDATE_USER_PARAMETERS, given) };
 }
 
 /** Checks a success body of PATCH /api/v1/users/{user_id} (update-user). */

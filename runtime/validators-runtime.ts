@@ -333,6 +333,21 @@ export function jsonKind(c: JsonCursor): number {
  * -1 (nothing read) when the value there is something else.
  */
 export function jsonOpen(c: JsonCursor, open: number, close: number): number {
+  // The common case (`{"`, `[1`) in a function small enough for V8 to inline into the readers.
+  const s = c.s;
+  const at = c.at;
+  if (s.charCodeAt(at) === open) {
+    const next = s.charCodeAt(at + 1);
+    if (next !== close && !isJsonSpace(next)) {
+      c.at = at + 1;
+      return 1;
+    }
+  }
+  return jsonOpenSpaced(c, open, close);
+}
+
+/** `jsonOpen` where whitespace comes before or after the opening character, or the container is empty. */
+function jsonOpenSpaced(c: JsonCursor, open: number, close: number): number {
   const s = c.s;
   let at = c.at;
   if (s.charCodeAt(at) !== open) {
@@ -462,6 +477,7 @@ export function readJsonIntegers(c: JsonCursor): unknown {
   const s = c.s;
   let i = c.at;
   if (s.charCodeAt(i) !== 91 /* [ */) return readJsonValue(c);
+  // From here on, anything else reads the list again from its `[` with the general list reader.
   const list: number[] = [];
   let ch = s.charCodeAt(++i);
   if (ch === 93 /* ] */) {
@@ -469,14 +485,14 @@ export function readJsonIntegers(c: JsonCursor): unknown {
     return list;
   }
   for (;;) {
-    if (ch < 49 || ch > 57) return readJsonValue(c);
+    if (ch < 49 || ch > 57) return readJsonList(c);
     const first = i;
     let n = 0;
     do {
       n = n * 10 + (ch - 48);
       ch = s.charCodeAt(++i);
     } while (ch >= 48 && ch <= 57);
-    if (i - first > 15) return readJsonValue(c);
+    if (i - first > 15) return readJsonList(c);
     list.push(n);
     if (ch === 44 /* , */) {
       ch = s.charCodeAt(++i);
@@ -484,7 +500,7 @@ export function readJsonIntegers(c: JsonCursor): unknown {
       c.at = i + 1;
       return list;
     } else {
-      return readJsonValue(c);
+      return readJsonList(c);
     }
   }
 }
@@ -516,38 +532,44 @@ export function readJsonValue(c: JsonCursor): unknown {
         if (next < 0) return JSON_MISS;
       }
     }
-    case 91 /* [ */: {
-      const list: unknown[] = [];
-      if (jsonOpen(c, 91, 93) === 0) return list;
-      for (;;) {
-        const value = readJsonValue(c);
-        if (value === JSON_MISS) return value;
-        list.push(value);
-        const next = jsonNext(c, 93);
-        if (next === 0) return list;
-        if (next < 0) return JSON_MISS;
-      }
-    }
+    case 91 /* [ */:
+      // Lists of IDs are the commonest lists in these texts; any other goes on to `readJsonList`.
+      return readJsonIntegers(c);
+    // Literals compared character by character: `startsWith` is a call V8 does not inline, several times slower here.
     case 116 /* t */:
-      if (s.startsWith('true', at)) {
+      if (s.charCodeAt(at + 1) === 114 && s.charCodeAt(at + 2) === 117 && s.charCodeAt(at + 3) === 101) {
         c.at = at + 4;
         return true;
       }
       return JSON_MISS;
     case 102 /* f */:
-      if (s.startsWith('false', at)) {
+      if (s.charCodeAt(at + 1) === 97 && s.charCodeAt(at + 2) === 108 && s.charCodeAt(at + 3) === 115 && s.charCodeAt(at + 4) === 101) {
         c.at = at + 5;
         return false;
       }
       return JSON_MISS;
     case 110 /* n */:
-      if (s.startsWith('null', at)) {
+      if (s.charCodeAt(at + 1) === 117 && s.charCodeAt(at + 2) === 108 && s.charCodeAt(at + 3) === 108) {
         c.at = at + 4;
         return null;
       }
       return JSON_MISS;
     default:
       return readJsonNumber(c, s, at);
+  }
+}
+
+/** A list at the cursor (on its `[`), each element by the general reader. */
+function readJsonList(c: JsonCursor): unknown {
+  const list: unknown[] = [];
+  if (jsonOpen(c, 91, 93) === 0) return list;
+  for (;;) {
+    const value = readJsonValue(c);
+    if (value === JSON_MISS) return value;
+    list.push(value);
+    const next = jsonNext(c, 93);
+    if (next === 0) return list;
+    if (next < 0) return JSON_MISS;
   }
 }
 
@@ -729,9 +751,26 @@ export function unsupportedParameters(raw: RawRequest, known: ReadonlySet<string
   let found: string[] | undefined;
   for (const name in raw.body) if (!known.has(name) && !isDeepField(name, deep)) (found ??= []).push(name);
   for (const name in raw.query) if (!known.has(name) && !isDeepField(name, deep)) (found ??= []).push(name);
-  for (const file of raw.files ?? []) if (!known.has(file.field)) (found ??= []).push(file.field);
+  const files = raw.files;
+  if (files !== undefined) for (let i = 0; i < files.length; i++) if (!known.has(files[i]!.field)) (found ??= []).push(files[i]!.field);
   if (found === undefined) return [];
   return [...new Set(found)].sort();
+}
+
+/**
+ * `unsupportedParameters` for a decoder that counted the form and query
+ * fields it read (`given`, each a parameter's own field). A request with no
+ * more fields than those, and no file but of a known field, has none the
+ * operation does not take: counting the fields costs less than looking each
+ * name up in `known`, a hash of every name on every request.
+ */
+export function unsupportedFields(raw: RawRequest, known: ReadonlySet<string>, given: number): string[] {
+  let fields = 0;
+  for (const _ in raw.body) fields++;
+  for (const _ in raw.query) fields++;
+  const files = raw.files;
+  if (fields === given && (files === undefined || files.length === 0)) return [];
+  return unsupportedParameters(raw, known);
 }
 
 function isDeepField(name: string, deep: readonly string[] | undefined): boolean {

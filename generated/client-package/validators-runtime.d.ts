@@ -204,6 +204,14 @@ export declare function singleFile(raw: RawRequest, name: string): DecodedFile |
  * whose fields arrive as `name[key]`.
  */
 export declare function unsupportedParameters(raw: RawRequest, known: ReadonlySet<string>, deep?: readonly string[]): string[];
+/**
+ * `unsupportedParameters` for a decoder that counted the form and query
+ * fields it read (`given`, each a parameter's own field). A request with no
+ * more fields than those, and no file but of a known field, has none the
+ * operation does not take: counting the fields costs less than looking each
+ * name up in `known`, a hash of every name on every request.
+ */
+export declare function unsupportedFields(raw: RawRequest, known: ReadonlySet<string>, given: number): string[];
 /** Scalar kinds a plain value may decode to, as bits: what its schema (or union of schemas) accepts. */
 export declare const SCALAR_BOOLEAN = 1;
 export declare const SCALAR_INTEGER = 2;

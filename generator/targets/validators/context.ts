@@ -19,8 +19,8 @@ export const CHECK_PARAMS: readonly Param[] = [['v', 'unknown'], ['out', 'Failur
 /** The parameters of a predicate `(v, strict) => boolean`. */
 const PREDICATE_PARAMS: readonly Param[] = [['v', 'unknown'], ['strict', 'boolean']];
 
-/** Names a decoder uses for its own purposes: its parameter, result and the steps of each parameter. */
-export const DECODER_LOCALS = ['raw', 'value', 'w', 'x', 'l', 'f', 't', 'c', 'r'];
+/** Names a decoder uses for its own purposes: its parameter, result, count of fields read and the steps of each parameter. */
+export const DECODER_LOCALS = ['raw', 'value', 'given', 'w', 'x', 'l', 'f', 't', 'c', 'r'];
 
 /** Module-level names of one generated file: a base as asked, else with `_2`, `_3`, ... in the order asked. */
 export class FileNames {

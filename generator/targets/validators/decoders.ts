@@ -17,11 +17,13 @@ export function decoderBody(operation: Operation, ctx: EmitContext): Stmt[] {
   const lines: Stmt[] = ['const value: Record<string, unknown> = {};'];
   // A query parameter also reads a form body field of its name, unless a body field has that name itself.
   const bodyNames = new Set(operation.parameters.filter((p) => p.location === 'body').map((p) => p.name));
+  const counted = countedFields(operation, ctx);
+  if (counted.size > 0) lines.push('let given = 0;');
   for (const parameter of operation.parameters) {
     const style = styleNote(parameter, ctx);
     lines.push(
       `// ${commentText(`${parameter.name}: ${parameter.location}, ${parameter.encoding}${style}${parameter.required ? ', required' : ''}`)}`,
-      block('', parameterLines(parameter, ctx, scope.child(), bodyNames, operation)),
+      block('', parameterLines(parameter, ctx, scope.child(), bodyNames, operation, counted.has(parameter))),
     );
   }
   lines.push(...wholeBodyLines(operation, ctx, scope));
@@ -36,7 +38,7 @@ export function decoderBody(operation: Operation, ctx: EmitContext): Stmt[] {
   const label = operation.names.pascal;
   // A free-form map of query fields takes every field no other parameter names: none is unsupported.
   const takesAll = operation.parameters.some((p) => p.location === 'query' && p.encoding === 'plain' && freeForm(p, ctx));
-  const unsupported = takesAll ? '[]' : unsupportedCall(label, known, deep, ctx);
+  const unsupported = takesAll ? '[]' : unsupportedCall(label, known, deep, ctx, counted.size > 0);
   lines.push(ret(`{ ok: true, value: value as unknown as ${operation.names.pascal}Params, unsupported: ${unsupported} }`));
   return lines;
 }
@@ -48,12 +50,26 @@ function styleNote(parameter: Parameter, ctx: EmitContext): string {
   return `, ${parameter.style}${parameter.explode === true ? ' exploded' : ''}`;
 }
 
-export function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope, bodyNames: ReadonlySet<string>, operation: Operation): Stmt[] {
+/**
+ * The form and query parameters a decoder counts as it reads them (`given`),
+ * so that `unsupportedFields` can tell a request holding only those fields
+ * without looking its names up: each read as one field of its own name. None
+ * when one is read otherwise (spread over several fields, or sharing its
+ * name with another), or when the operation takes every field.
+ */
+function countedFields(operation: Operation, ctx: EmitContext): Set<Parameter> {
+  const fields = operation.parameters.filter((p) => (p.location === 'body' || p.location === 'query') && p.encoding !== 'file');
+  const spread = (p: Parameter) => p.encoding === 'plain' && (p.style === 'deepObject' || objectExploded(p, ctx));
+  if (fields.some(spread) || new Set(fields.map((p) => p.name)).size !== fields.length) return new Set();
+  return new Set(fields);
+}
+
+export function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Scope, bodyNames: ReadonlySet<string>, operation: Operation, counted = false): Stmt[] {
   const name = literal(parameter.name);
   const key = parameter.key ?? parameter.name;
   if (parameter.encoding === 'file') return fileLines(parameter, ctx);
 
-  const present = [...decodeLines(parameter, ctx, scope, `${operation.names.pascal}${parameter.names.pascal}`), assign(key, 'x')];
+  const present = [...decodeLines(parameter, ctx, scope, `${operation.names.pascal}${parameter.names.pascal}`), assign(key, 'x'), ...(counted ? ['given++;'] : [])];
   const lookup = `const w = ${wireValue(parameter, ctx, bodyNames, operation)};`;
   if (parameter.required) return [lookup, `if (w === undefined) return ${ctx.use('missing')}(${name});`, ...present];
   if (parameter.default !== undefined) {
@@ -63,8 +79,9 @@ export function parameterLines(parameter: Parameter, ctx: EmitContext, scope: Sc
 }
 
 /** The call listing the names of a request that no parameter takes, with its constants. */
-function unsupportedCall(label: string, known: Set<string>, deep: string[], ctx: EmitContext): string {
+function unsupportedCall(label: string, known: Set<string>, deep: string[], ctx: EmitContext, counted: boolean): string {
   const knownSet = ctx.constant(`${label}Parameters`, `new Set<string>(${listLiteral([...known])})`, 'call');
+  if (counted) return `${ctx.use('unsupportedFields')}(raw, ${knownSet}, given)`;
   const deepList = deep.length === 0 ? '' : `, ${ctx.constant(`${label}DeepParameters`, listLiteral(deep))}`;
   return `${ctx.use('unsupportedParameters')}(raw, ${knownSet}${deepList})`;
 }

@@ -3,7 +3,7 @@ import { guard, ifBlock, type Stmt } from '../builder.js';
 import { literal } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
 import { guarded, type CheckArgs } from './dispatch.js';
-import { enumMiss } from './constants.js';
+import { ENUM_INLINE_LIMIT, enumMiss } from './constants.js';
 
 function constraints(args: CheckArgs<IntegerSchema | NumberSchema>): Stmt[] {
   const { schema, value, sink, path, ctx } = args;
@@ -12,7 +12,7 @@ function constraints(args: CheckArgs<IntegerSchema | NumberSchema>): Stmt[] {
     lines.push(...ifBlock(`${value} !== ${literal(schema.const)}`, sink.fail('const', path, `must be ${schema.const}`)));
   }
   if (schema.enum !== undefined) {
-    lines.push(...ifBlock(enumMiss(value, schema.enum, ctx, `${args.label}Values`), sink.fail('enum', path, `must be one of ${schema.enum.join(', ')}`)));
+    lines.push(...ifBlock(enumMiss(value, schema.enum, ctx, `${args.label}Values`, ENUM_INLINE_LIMIT), sink.fail('enum', path, `must be one of ${schema.enum.join(', ')}`)));
   }
   const bound = (key: keyof NumberSchema, operator: string, message: string) => {
     const limit = schema[key] as number | undefined;

@@ -2,7 +2,7 @@ import type { StringSchema } from '../../../model/types.js';
 import { guard, ifBlock, type Stmt } from '../builder.js';
 import { literal } from '../code.js';
 import { KIND_NOUN } from '../describe.js';
-import { enumMiss, formatConstant, patternTest } from './constants.js';
+import { ENUM_INLINE_LIMIT, enumMiss, formatConstant, patternTest } from './constants.js';
 import { guarded, type CheckArgs } from './dispatch.js';
 
 export function checkString(args: CheckArgs<StringSchema>): Stmt[] {
@@ -18,7 +18,7 @@ export function checkString(args: CheckArgs<StringSchema>): Stmt[] {
   }
   if (schema.enum !== undefined) {
     const list = schema.enum.map((v) => literal(v)).join(', ');
-    rest.push(...ifBlock(enumMiss(value, schema.enum, ctx, `${label}Values`), sink.fail('enum', path, `must be one of ${list}`)));
+    rest.push(...ifBlock(enumMiss(value, schema.enum, ctx, `${label}Values`, ENUM_INLINE_LIMIT), sink.fail('enum', path, `must be one of ${list}`)));
   }
   // Limits count code points; UTF-16 length bounds them (cp <= length <= 2 cp), so counting is rarely needed.
   if (schema.minLength !== undefined && schema.minLength > 0) {

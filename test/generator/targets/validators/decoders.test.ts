@@ -104,6 +104,25 @@ describe('generated request decoders', () => {
     expect(result.ok === false && result.error.parameter).toBe('status_text');
   });
 
+  it('lists every field no parameter takes, wherever the request holds it (unsupportedFields counts, unsupportedParameters looks up)', () => {
+    const known: Record<string, string> = { status_text: 'busy', emoji_name: 'car', away: 'true' };
+    const names = fc.constantFrom(...Object.keys(known), 'zeta', 'alpha', 'constructor', 'emoji_code_2');
+    const part = (list: string[]) => Object.fromEntries(list.map((name) => [name, Object.hasOwn(known, name) ? known[name]! : 'x']));
+    fc.assert(
+      fc.property(fc.uniqueArray(names), fc.uniqueArray(names), fc.boolean(), (inBody, inQuery, withFile) => {
+        const files = withFile ? [{ field: 'attachment', filename: 'a.txt', contentType: 'text/plain', data: new Uint8Array() }] : [];
+        const result = decode('updateStatus', { body: part(inBody), query: part(inQuery), files });
+        const want = [...new Set([...inBody, ...inQuery, ...(withFile ? ['attachment'] : [])].filter((name) => !Object.hasOwn(known, name)))].sort();
+        expect(result).toMatchObject({ ok: true, unsupported: want });
+      }),
+    );
+  });
+
+  it('counts a field of a path parameter sent in the body as known, as before', () => {
+    expect(decode('updateStream', { path: { stream_id: '2' }, body: { stream_id: '3', description: 'd' } })).toMatchObject({ ok: true, unsupported: [] });
+    expect(decode('updateStream', { path: { stream_id: '2' }, body: { stream_id: '3', extra: '1' } })).toMatchObject({ ok: true, unsupported: ['extra'] });
+  });
+
   it('returns a fresh default value on every call', () => {
     const body = { anchor: 'newest', num_before: '1', num_after: '0', op: 'add', flag: 'read' };
     const first = decode('updateMessageFlagsForNarrow', { body });
