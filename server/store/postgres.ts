@@ -287,9 +287,12 @@ function followChanges(
   options: PostgresOptions,
   probe: (token: string) => Promise<unknown>,
 ): ChangeFeed & {
-  /** Makes a pooled connection listen: its own changes are reported on it, and not again by the listener. */
-  adopt(client: pg.PoolClient): void;
-  forget(client: pg.PoolClient): void;
+  /**
+   * Makes a new pooled connection listen, before the pool hands it out:
+   * its own changes are reported on it, and not again by the listener.
+   */
+  adopt(client: pg.ClientBase): Promise<void>;
+  forget(client: pg.ClientBase): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 } {
@@ -364,9 +367,11 @@ function followChanges(
         if (message.channel !== CHANGES_CHANNEL || message.processId !== own || !following) return;
         if (!message.payload?.startsWith(PROBE_PREFIX)) report(message.payload ?? '*');
       });
-      // Queued before anything the pool's user sends on this connection, so every change
+      // Done before the pool hands the connection out, so every change
       // committed through it is reported with the answer that commits it.
-      pooledClient.query(`LISTEN ${CHANGES_CHANNEL}`).then(
+      // A connection that cannot listen is still used; its changes then
+      // reach this process through the listener like anyone else's.
+      return pooledClient.query(`LISTEN ${CHANGES_CHANNEL}`).then(
         () => void pooled.add(own),
         () => undefined,
       );
@@ -388,19 +393,23 @@ function followChanges(
 
 /** PostgreSQL server through a `pg` connection pool. */
 export async function openPostgres(options: PostgresOptions): Promise<DbHandle> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, types });
+  let changes: ReturnType<typeof followChanges> | undefined;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    types,
+    // pg-pool waits for this before it hands a new connection out.
+    onConnect: (client: pg.ClientBase) => changes?.adopt(client),
+  });
   // A client losing its connection must not crash the process, idle (the
   // pool's event) or checked out (the client's; its query fails, and the
   // pool drops it when it is released).
   pool.on('error', () => undefined);
-  const changes =
+  changes =
     options.followChanges === false
       ? undefined
       : followChanges(options, (token) => pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, token]));
-  pool.on('connect', (client) => {
-    client.on('error', () => undefined);
-    changes?.adopt(client);
-  });
+  pool.on('connect', (client) => client.on('error', () => undefined));
   pool.on('remove', (client) => changes?.forget(client));
   // Fail at startup, not on the first request, when the server is unreachable.
   (await pool.connect()).release();

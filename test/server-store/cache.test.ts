@@ -4,10 +4,12 @@
  * never used by, or filled from, a transaction's handle. The cross-process
  * side is in test/stress/workers.test.ts.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticate } from '../../server/auth/credentials.js';
@@ -23,6 +25,8 @@ import { USER_COLUMNS } from '../../server/store/users.js';
 import { openPglite } from '../../server/store/pglite.js';
 import { LISTENER_APPLICATION_NAME, openPostgres } from '../../server/store/postgres.js';
 import { startPostgres, type ThrowawayPostgres } from '../support/postgres.js';
+
+const execFileAsync = promisify(execFile);
 
 let server: ThrowawayPostgres;
 const handles: Record<string, DbHandle> = {};
@@ -406,6 +410,32 @@ describe('PostgreSQL: changes other sessions commit', () => {
       await handle.close();
       await new Promise((resolve) => gate.close(resolve));
       for (const socket of upstream.values()) socket.destroy();
+    }
+  });
+});
+
+describe('PostgreSQL: pooled connections', () => {
+  it('are handed out once they listen, so nothing is queued behind LISTEN (pg warns of that, and pg@9 refuses it)', async () => {
+    // A fresh process: pg warns once per process, and a burst on a fresh pool opens every connection at once.
+    const dir = mkdtempSync(join(tmpdir(), 'teamchat-pool-'));
+    try {
+      const script = join(dir, 'burst.mts');
+      writeFileSync(
+        script,
+        `import { openPostgres } from ${JSON.stringify(join(process.cwd(), 'server/store/postgres.ts'))};
+const warnings = [];
+process.on('warning', (warning) => warnings.push(warning.name + ': ' + warning.message));
+const db = await openPostgres({ url: ${JSON.stringify(server.url)}, maxConnections: 4 });
+await Promise.all(Array.from({ length: 16 }, (_, i) => db.query('SELECT $1::integer AS n', [i])));
+await db.close();
+await new Promise((resolve) => setImmediate(resolve));
+console.log(JSON.stringify(warnings));
+`,
+      );
+      const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', script], { cwd: process.cwd() });
+      expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
