@@ -29,6 +29,12 @@ export interface LoadedSpec {
   sourceVersion: string;
   /** Non-fatal findings (`file:line: ...`), one line each. */
   warnings: string[];
+  /**
+   * Every node of `document` holding one of our extensions (`x-feature-level`,
+   * `x-changes`, ...), as the loader's checks found them, so the model need
+   * not walk the document for them again. Without it, the model does.
+   */
+  extended?: readonly Record<string, unknown>[];
 }
 
 interface BundlerProblem {
@@ -53,9 +59,10 @@ export async function loadSpec(specPath: string, root: string, options: LoadOpti
   if (single !== undefined) sources.addFile(absolute, single);
   const { version, warnings } = normalise(document, sources);
   warnings.unshift(...bundleNotes);
-  warnings.push(...checkDocument(document, sources));
+  const checked = checkDocument(document, sources);
+  warnings.push(...checked.warnings);
   canonicalize(document);
-  return { document, sources, files: files.sort(), sourceVersion: version, warnings };
+  return { document, sources, files: files.sort(), sourceVersion: version, warnings, extended: checked.extended };
 }
 
 /**
