@@ -20,6 +20,8 @@ export interface WalkVisitor {
   keywords?(node: Record<string, unknown>): void;
   /** A map from names to objects; `parentKey` is the keyword holding it (`properties`, `paths`, ...). */
   names?(node: Record<string, unknown>, parentKey: string): void;
+  /** A value the walk does not descend into: data, an `x-` extension's value, a list of `examples`. */
+  data?(value: unknown): void;
 }
 
 export function walkDocument(document: unknown, visitor: WalkVisitor): void {
@@ -37,9 +39,11 @@ export function walkDocument(document: unknown, visitor: WalkVisitor): void {
     visitor.keywords?.(record);
     // for...in rather than Object.entries: no array per object (parsed JSON and YAML have no inherited keys).
     for (const key in record) {
-      if (DATA.has(key) || key.startsWith('x-')) continue;
       const value = record[key];
-      if (key === 'examples' && Array.isArray(value)) continue;
+      if (DATA.has(key) || key.startsWith('x-') || (key === 'examples' && Array.isArray(value))) {
+        visitor.data?.(value);
+        continue;
+      }
       if (NAME_MAPS.has(key) && isRecord(value)) visitNames(value, key);
       else visitKeywords(value);
     }
