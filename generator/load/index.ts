@@ -131,7 +131,10 @@ function collectRefs(node: unknown, seen: Set<object>, found: object[]): void {
   }
   if (Object.hasOwn(node, '$ref')) found.push(node);
   // for...in rather than Object.values: no array per object (parsed JSON and YAML have no inherited keys).
-  for (const key in node) collectRefs((node as Record<string, unknown>)[key], seen, found);
+  for (const key in node) {
+    const value = (node as Record<string, unknown>)[key];
+    if (value !== null && typeof value === 'object') collectRefs(value, seen, found);
+  }
 }
 
 /**

@@ -173,7 +173,11 @@ function hasDeepRef(node: unknown): boolean {
   const record = node as Record<string, unknown>;
   const ref = record.$ref;
   if (typeof ref === 'string' && ref.startsWith('#/') && !COMPONENT_REF.test(ref)) return true;
-  for (const key in record) if (hasDeepRef(record[key])) return true;
+  for (const key in record) {
+    const value = record[key];
+    // Text, numbers and flags hold nothing: no call for them.
+    if (value !== null && typeof value === 'object' && hasDeepRef(value)) return true;
+  }
   return false;
 }
 
