@@ -4,6 +4,7 @@
  * put keys in canonical order, and stop with a `SpecError` naming file and
  * line on anything malformed.
  */
+import { isAscii } from 'node:buffer';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -29,6 +30,12 @@ export interface LoadedSpec {
   sourceVersion: string;
   /** Non-fatal findings (`file:line: ...`), one line each. */
   warnings: string[];
+  /**
+   * Every node of `document` holding one of our extensions (`x-feature-level`,
+   * `x-changes`, ...), as the loader's checks found them, so the model need
+   * not walk the document for them again. Without it, the model does.
+   */
+  extended?: readonly Record<string, unknown>[];
 }
 
 interface BundlerProblem {
@@ -53,9 +60,10 @@ export async function loadSpec(specPath: string, root: string, options: LoadOpti
   if (single !== undefined) sources.addFile(absolute, single);
   const { version, warnings } = normalise(document, sources);
   warnings.unshift(...bundleNotes);
-  warnings.push(...checkDocument(document, sources));
+  const checked = checkDocument(document, sources);
+  warnings.push(...checked.warnings);
   canonicalize(document);
-  return { document, sources, files: files.sort(), sourceVersion: version, warnings };
+  return { document, sources, files: files.sort(), sourceVersion: version, warnings, extended: checked.extended };
 }
 
 /**
@@ -70,7 +78,7 @@ export async function loadSpec(specPath: string, root: string, options: LoadOpti
 function selfContained(absolute: string): Record<string, unknown> | undefined {
   let parsed: unknown;
   try {
-    const text = readFileSync(absolute, 'utf8');
+    const text = readText(absolute);
     parsed = /\.json$/i.test(absolute) ? JSON.parse(text) : parseYaml(text);
   } catch {
     return undefined;
@@ -78,9 +86,12 @@ function selfContained(absolute: string): Record<string, unknown> | undefined {
   if (!isRecord(parsed)) return undefined;
   const document = parsed;
   let inside = true;
-  let structuralRefs = 0;
   // A large document names the same few hundred targets thousands of times.
   const resolved = new Map<string, boolean>();
+  // Objects with a `$ref` where the walk reads structure, and any others (in data, or a map of names with a `$ref` key).
+  const structural = new Set<object>();
+  const elsewhere: object[] = [];
+  const seenData = new Set<object>();
   walkDocument(document, {
     keywords(node) {
       if (!inside) return;
@@ -89,34 +100,51 @@ function selfContained(absolute: string): Record<string, unknown> | undefined {
         let found = typeof ref === 'string' ? resolved.get(ref) : false;
         if (found === undefined) resolved.set(ref as string, (found = resolvesInside(document, ref as string)));
         inside = found;
-        structuralRefs += 1;
+        structural.add(node);
       }
       // Redocly inlines an example's `externalValue` and bundles the files a discriminator's mapping names.
       if ('externalValue' in node) inside = false;
       const mapping = isRecord(node.discriminator) ? node.discriminator.mapping : undefined;
       if (isRecord(mapping) && Object.values(mapping).some((target) => typeof target !== 'string' || !target.startsWith('#'))) inside = false;
     },
+    names(node) {
+      if (Object.hasOwn(node, '$ref')) elsewhere.push(node);
+    },
+    data(value) {
+      if (inside) collectRefs(value, seenData, elsewhere);
+    },
   });
   // Redocly also follows some `$ref`s inside example values; any `$ref` outside the structure goes to it.
-  if (!inside || countRefs(document, new Set()) !== structuralRefs) return undefined;
+  if (!inside || elsewhere.some((node) => !structural.has(node))) return undefined;
   // Redocly's bundler gives every OpenAPI 3 document a `components` object.
   if (typeof document.openapi === 'string' && document.openapi.startsWith('3') && !document.components) document.components = {};
   return document;
 }
 
-/** Objects with a `$ref` key anywhere in `node`, data included. */
-function countRefs(node: unknown, seen: Set<object>): number {
-  if (node === null || typeof node !== 'object' || seen.has(node)) return 0;
+/** Adds to `found` the objects with a `$ref` key anywhere in `node` (data: every key counts). */
+function collectRefs(node: unknown, seen: Set<object>, found: object[]): void {
+  if (node === null || typeof node !== 'object' || seen.has(node)) return;
   seen.add(node);
   if (Array.isArray(node)) {
-    let count = 0;
-    for (const value of node) count += countRefs(value, seen);
-    return count;
+    for (const value of node) collectRefs(value, seen, found);
+    return;
   }
-  let count = Object.hasOwn(node, '$ref') ? 1 : 0;
+  if (Object.hasOwn(node, '$ref')) found.push(node);
   // for...in rather than Object.values: no array per object (parsed JSON and YAML have no inherited keys).
-  for (const key in node) count += countRefs((node as Record<string, unknown>)[key], seen);
-  return count;
+  for (const key in node) {
+    const value = (node as Record<string, unknown>)[key];
+    if (value !== null && typeof value === 'object') collectRefs(value, seen, found);
+  }
+}
+
+/**
+ * A file's text. Plain ASCII (as a JSON file written by a program often is)
+ * reads as Latin-1 without UTF-8 decoding and gives the same string; any
+ * other text is decoded as UTF-8.
+ */
+function readText(absolute: string): string {
+  const bytes = readFileSync(absolute);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /**

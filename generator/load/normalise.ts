@@ -141,8 +141,14 @@ function normaliseSchema(node: Node, sources: SourceMap): void {
   if (nullable === true) addNull(node, sources);
 }
 
+/** Each exclusive bound and the bound it once qualified. */
+const EXCLUSIVE_BOUNDS = [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const;
+
 function exclusiveBounds(node: Node): void {
-  for (const [bound, limit] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  // Run for every schema node: no list made per call.
+  for (let i = 0; i < EXCLUSIVE_BOUNDS.length; i++) {
+    const bound = EXCLUSIVE_BOUNDS[i]![0];
+    const limit = EXCLUSIVE_BOUNDS[i]![1];
     if (node[bound] === true && typeof node[limit] === 'number') {
       node[bound] = node[limit];
       delete node[limit];

@@ -20,6 +20,8 @@ export interface WalkVisitor {
   keywords?(node: Record<string, unknown>): void;
   /** A map from names to objects; `parentKey` is the keyword holding it (`properties`, `paths`, ...). */
   names?(node: Record<string, unknown>, parentKey: string): void;
+  /** An object or list the walk does not descend into: data, an `x-` extension's value, a list of `examples`. */
+  data?(value: object): void;
 }
 
 export function walkDocument(document: unknown, visitor: WalkVisitor): void {
@@ -37,10 +39,14 @@ export function walkDocument(document: unknown, visitor: WalkVisitor): void {
     visitor.keywords?.(record);
     // for...in rather than Object.entries: no array per object (parsed JSON and YAML have no inherited keys).
     for (const key in record) {
-      if (DATA.has(key) || key.startsWith('x-')) continue;
       const value = record[key];
-      if (key === 'examples' && Array.isArray(value)) continue;
-      if (NAME_MAPS.has(key) && isRecord(value)) visitNames(value, key);
+      // Most values are text, numbers or flags: nothing to walk, and no call made for them.
+      if (value === null || typeof value !== 'object') continue;
+      if (DATA.has(key) || key.startsWith('x-') || (key === 'examples' && Array.isArray(value))) {
+        visitor.data?.(value);
+        continue;
+      }
+      if (NAME_MAPS.has(key) && !Array.isArray(value)) visitNames(value as Record<string, unknown>, key);
       else visitKeywords(value);
     }
   };
@@ -49,7 +55,10 @@ export function walkDocument(document: unknown, visitor: WalkVisitor): void {
     if (seen.has(node)) return;
     seen.add(node);
     visitor.names?.(node, parentKey);
-    for (const key in node) visitKeywords(node[key]);
+    for (const key in node) {
+      const value = node[key];
+      if (value !== null && typeof value === 'object') visitKeywords(value);
+    }
   };
 
   visitKeywords(document);
@@ -87,6 +96,14 @@ const ONE = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames'
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 /** Keys of a schema whose value maps names to schemas. */
 const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+/** Every key above. */
+const HOLDS_SCHEMAS = new Set([...ONE, ...LIST, ...MAP]);
+
+/** Whether any key of `node` may hold a schema: most schemas (`{type: 'string'}`) have a few keys and hold none. */
+function holdsSchemas(node: Node): boolean {
+  for (const key in node) if (HOLDS_SCHEMAS.has(key)) return true;
+  return false;
+}
 
 /**
  * Calls `visit` on every schema object of the document, parents before
@@ -105,6 +122,8 @@ export function forEachSchema(document: Node, visit: (schema: Node) => void, onN
     if (!isRecord(node) || seen.has(node)) return;
     seen.add(node);
     visit(node);
+    // One pass over the node's own few keys, rather than trying each of the twenty keywords on a node that holds no schema.
+    if (!holdsSchemas(node)) return;
     for (const key of ONE) if (key in node) child(node, key, key);
     for (const key of LIST) if (Array.isArray(node[key])) (node[key] as unknown[]).forEach((_, i, list) => child(list, String(i), key));
     for (const key of MAP) if (isRecord(node[key])) for (const name of Object.keys(node[key])) child(node[key], name, key);
@@ -123,7 +142,10 @@ export function forEachSchema(document: Node, visit: (schema: Node) => void, onN
     for (const key in node) {
       if (key.startsWith('x-') || key === 'example' || key === 'value' || key === 'default') continue;
       if (key === 'schema') child(node as Node, key, key);
-      else structure((node as Node)[key]);
+      else {
+        const value = (node as Node)[key];
+        if (value !== null && typeof value === 'object') structure(value);
+      }
     }
   };
   const components = document.components;

@@ -38,7 +38,7 @@ export function buildModel(loaded: LoadedSpec): ApiModel {
     version: ctx.text(info, 'version'),
     description: ctx.text(info, 'description'),
     basePath: base,
-    maxFeatureLevel: maxFeatureLevel(doc),
+    maxFeatureLevel: maxFeatureLevel(doc, loaded.extended),
     operations,
     schemas: named,
     errors: buildErrorCodes(ctx, schemas),
@@ -181,16 +181,20 @@ function basePath(ctx: BuildContext, owner: RawNode, servers: unknown): string {
   return path;
 }
 
-/** The highest level named by `x-feature-level` or `x-changes` anywhere in the document. */
-function maxFeatureLevel(doc: RawNode): number {
+/**
+ * The highest level named by `x-feature-level` or `x-changes` anywhere in the
+ * document: among the nodes the loader found holding our extensions, or,
+ * without that list, in a walk of the document.
+ */
+function maxFeatureLevel(doc: RawNode, extended: readonly RawNode[] | undefined): number {
   let max = 0;
-  walkDocument(doc, {
-    keywords(node) {
-      // Most nodes carry neither key: their notes are not built (a large document has hundreds of thousands of nodes).
-      if (!('x-feature-level' in node) && !('x-changes' in node)) return;
-      const notes = versionNotes(node);
-      for (const level of [notes.featureLevel ?? 0, ...notes.changes.map((c) => c.level)]) max = Math.max(max, level);
-    },
-  });
+  const visit = (node: RawNode): void => {
+    // Most nodes carry neither key: their notes are not built (a large document has hundreds of thousands of nodes).
+    if (!('x-feature-level' in node) && !('x-changes' in node)) return;
+    const notes = versionNotes(node);
+    for (const level of [notes.featureLevel ?? 0, ...notes.changes.map((c) => c.level)]) max = Math.max(max, level);
+  };
+  if (extended !== undefined) extended.forEach(visit);
+  else walkDocument(doc, { keywords: visit });
   return max;
 }

@@ -10,6 +10,8 @@ export class BuildContext {
   /** Degradations and notes, one line each (`file:line: message`), in the order found. */
   readonly warnings: string[] = [];
   private readonly warned = new Set<string>();
+  /** What each `#/...` pointer named: a large document names the same few hundred nodes thousands of times, and the model only reads it. */
+  private readonly pointed = new Map<string, unknown>();
 
   constructor(
     readonly document: RawNode,
@@ -27,9 +29,11 @@ export class BuildContext {
 
   /** Follows internal `$ref`s (the bundler made every ref internal) to the node they name. */
   deref(node: unknown): unknown {
-    const seen = new Set<unknown>();
+    // Most nodes are no `$ref`: the set of those passed is made only when there is one.
+    let seen: Set<unknown> | undefined;
     let current = node;
     while (isRecord(current) && typeof current.$ref === 'string') {
+      seen ??= new Set<unknown>();
       if (seen.has(current)) this.fail(node, '$ref', 'circular $ref');
       seen.add(current);
       current = this.pointer(current, current.$ref);
@@ -39,10 +43,13 @@ export class BuildContext {
 
   /** The node a `#/...` pointer names. */
   pointer(from: unknown, ref: string): unknown {
+    const known = this.pointed.get(ref);
+    if (known !== undefined) return known;
     if (!ref.startsWith('#/')) this.fail(from, '$ref', `unsupported $ref \`${ref}\``);
     let node: unknown = this.document;
     const segments = ref.slice(2).split('/');
-    for (const [index, raw] of segments.entries()) {
+    for (let index = 0; index < segments.length; index++) {
+      const raw = segments[index]!;
       const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
       const through = isRecord(node) && typeof node.$ref === 'string' ? `#/${segments.slice(0, index).join('/')}` : undefined;
       node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
@@ -52,6 +59,7 @@ export class BuildContext {
         this.fail(from, '$ref', `cannot resolve $ref \`${ref}\`${hint}`);
       }
     }
+    this.pointed.set(ref, node);
     return node;
   }
 

@@ -47,6 +47,9 @@ export interface WarmUp {
   stop(): void;
 }
 
+/** What a run knows of a target before importing it: all but its work (`lazyTarget` in the registry). */
+export type TargetAbout = Omit<Target, 'generate' | 'warmUp'>;
+
 export interface Target {
   /** Name used by `--only`. */
   name: string;

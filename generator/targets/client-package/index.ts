@@ -12,12 +12,10 @@ import type { OutputFile, Target, TargetContext } from '../types.js';
 import { compileModules } from './compile.js';
 import { loadTemplates } from './templates.js';
 import { buildClientPackageView, type EntryPoint } from './view.js';
+import { about, SOURCES } from './about.js';
 
 /** Folder of the package inside the output directory. */
 export const PACKAGE_DIR = 'client-package';
-
-/** Targets whose TypeScript the package is compiled from; `query` gives none unless it was named. */
-const SOURCES = ['types', 'client', 'validators', 'query'] as const;
 
 const ENTRY_POINTS: EntryPoint[] = [
   { subpath: '.', module: 'client' },
@@ -31,9 +29,7 @@ const ENTRY_POINTS: EntryPoint[] = [
 ];
 
 export const target: Target = {
-  name: 'client-package',
-  description: 'the client as a publishable package: ES modules, .d.ts, package.json, README',
-  dependsOn: SOURCES,
+  ...about,
   async generate(ctx: TargetContext): Promise<OutputFile[]> {
     const sources = new Map<string, string>();
     for (const name of SOURCES) {

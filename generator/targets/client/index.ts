@@ -5,6 +5,7 @@ import { banner } from '../banner.js';
 import { runtimeFile, runtimeModules } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { buildClientView, type ClientView, type OperationView } from './view.js';
+import { about } from './about.js';
 
 interface Render {
   client(view: ClientView): string;
@@ -58,8 +59,7 @@ export function renderClient(ctx: Pick<TargetContext, 'model' | 'templatesDir' |
 }
 
 export const target: Target = {
-  name: 'client',
-  description: 'typed fetch client (generated/client.ts)',
+  ...about,
   generate(ctx): OutputFile[] {
     return [
       ...[...renderClient(ctx)].map(([path, contents]): OutputFile => ({ path: `${ctx.outDir}/${path}`, contents, ownership: 'generated' })),

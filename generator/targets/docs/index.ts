@@ -11,6 +11,7 @@ import { DOCS_PEERS, loadMarkdownIt, requireDocsPeers } from './peers.js';
 import { typesPageView } from './types-page.js';
 import { buildRedocHtml, REDOC_SCRIPT, redocInputStamp, redocScript, subresourceIntegrity, withBanner, withLocalScript } from './redoc.js';
 import { loadTemplates, type DocsTemplates } from './templates.js';
+import { about } from './about.js';
 
 /** The markdown pages: reference pages, changelog, index. */
 export function renderMarkdown(ctx: TargetContext, templates: DocsTemplates = loadTemplates(ctx.templatesDir)): OutputFile[] {
@@ -46,9 +47,7 @@ export function renderMarkdown(ctx: TargetContext, templates: DocsTemplates = lo
  * share, and the Redocly page with the script it loads, all in one folder.
  */
 export const target: Target = {
-  name: 'docs',
-  description: 'Reference pages per operation, changelog and index (markdown and HTML), and the Redocly page with its script',
-  peers: DOCS_PEERS,
+  ...about,
   async generate(ctx) {
     const { model } = ctx;
     // Redocly reads OpenAPI, so this target uses the bundled document the model carries for such tools.

@@ -13,6 +13,7 @@ import { runtimeFile } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { QUERY_PEERS } from './peer.js';
 import { buildQueryView, type QueryOperationView, type QueryView } from './view.js';
+import { about } from './about.js';
 
 interface Render {
   /** `query.ts`: the error type and every operation's exports. */
@@ -55,10 +56,7 @@ export function renderQuery(ctx: Pick<TargetContext, 'model' | 'templatesDir' | 
 }
 
 export const target: Target = {
-  name: 'query',
-  description: 'TanStack Query options per operation (generated/query.ts); runs only when named',
-  peers: QUERY_PEERS,
-  byDefault: false,
+  ...about,
   generate(ctx): OutputFile[] {
     const missing = QUERY_PEERS.filter((name) => !installed(name, ctx.root));
     if (missing.length > 0) {

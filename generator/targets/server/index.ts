@@ -7,10 +7,10 @@ import { handlerType, mergeHandler, scaffoldProject, type OwnedParts } from './s
 import { loadTemplates } from './templates.js';
 import { errorFormatLiteral, findErrorFormat } from './error-format.js';
 import { buildView, literal, type OperationView } from './view.js';
+import { about } from './about.js';
 
 export const target: Target = {
-  name: 'server',
-  description: 'Fastify route bindings, the handlers index, mock handlers and handler scaffolds',
+  ...about,
   generate(ctx: TargetContext): OutputFile[] {
     const view = buildView(ctx.model, errorFormatLiteral(findErrorFormat(ctx.model)));
     const templates = loadTemplates(ctx.templatesDir);

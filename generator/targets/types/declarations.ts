@@ -40,11 +40,12 @@ export function documentDeclarations(openapi: Record<string, unknown>, operation
   const document = owned && !deep ? openapi : structuredClone(openapi);
   if (deep) inlineDeepRefs(document, openapi);
   useModelOperationIds(document, operations);
-  prepare(document);
+  const marked = prepare(document);
   const cycles: string[] = [];
   breakEagerCycles(document, (name) => cycles.push(name));
   // `readOnly`/`writeOnly` become markers that `Readable`/`Writable` strip from response and request types.
-  const markers = hasReadWrite(document);
+  // Breaking cycles only takes nodes away, so a document `prepare` found unmarked needs no second look.
+  const markers = marked && hasReadWrite(document);
   const text = openapiDeclarations(document as unknown as OpenAPI3, { defaultNonNullable: false, ...(markers ? { readWriteMarkers: true } : {}) });
   return { text: text.trimEnd(), markers, cycles };
 }
@@ -63,8 +64,10 @@ export function documentDeclarations(openapi: Record<string, unknown>, operation
  * - It reads an `enum` beside `type: object` as a list of schemas; the
  *   enum's objects become a union of constants, and values of other types
  *   (which no object equals) go.
+ * Returns whether any node it walked, as adjusted, is `readOnly` or `writeOnly`.
  */
-function prepare(document: Record<string, unknown>): void {
+function prepare(document: Record<string, unknown>): boolean {
+  let marked = false;
   walkDocument(document, {
     keywords(node) {
       if ('discriminator' in node && (Array.isArray(node.oneOf) || Array.isArray(node.anyOf))) delete node.discriminator;
@@ -83,8 +86,10 @@ function prepare(document: Record<string, unknown>): void {
       if (isObject(properties) && isObject(additionalProperties) && Object.keys(properties).length > 0) {
         node.additionalProperties = { anyOf: [additionalProperties, ...Object.values(properties)] };
       }
+      if (node.readOnly === true || node.writeOnly === true) marked = true;
     },
   });
+  return marked;
 }
 
 /**
@@ -173,7 +178,11 @@ function hasDeepRef(node: unknown): boolean {
   const record = node as Record<string, unknown>;
   const ref = record.$ref;
   if (typeof ref === 'string' && ref.startsWith('#/') && !COMPONENT_REF.test(ref)) return true;
-  for (const key in record) if (hasDeepRef(record[key])) return true;
+  for (const key in record) {
+    const value = record[key];
+    // Text, numbers and flags hold nothing: no call for them.
+    if (value !== null && typeof value === 'object' && hasDeepRef(value)) return true;
+  }
   return false;
 }
 

@@ -82,8 +82,15 @@ class Printer {
   }
 
   private emit(node: TS.Node): void {
+    if (node.pos >= 0) throw new Unsupported();
+    // Most nodes carry no emit node, where TypeScript keeps a node's emit flags, synthetic comments and
+    // line breaks (`getEmitFlags` and the comment getters read nothing else): such a node is printed as it is.
+    if ((node as { emitNode?: unknown }).emitNode === undefined) {
+      this.node(node);
+      return;
+    }
     const ts = this.ts;
-    if (node.pos >= 0 || this.internals.getEmitFlags(node) !== 0 || ts.getSyntheticTrailingComments(node) !== undefined || (node as { emitNode?: { startsOnNewLine?: boolean } }).emitNode?.startsOnNewLine) {
+    if ( this.internals.getEmitFlags(node) !== 0 || ts.getSyntheticTrailingComments(node) !== undefined || (node as { emitNode?: { startsOnNewLine?: boolean } }).emitNode?.startsOnNewLine) {
       throw new Unsupported();
     }
     const comments = ts.getSyntheticLeadingComments(node);
@@ -161,7 +168,7 @@ class Printer {
         const n = node as TS.IndexSignatureDeclaration;
         this.modifiers(n.modifiers);
         this.write('[');
-        this.inline(n.parameters, ',');
+        this.inline(n.parameters, ', ');
         this.write(']');
         this.write(': ');
         this.emit(n.type);
@@ -195,10 +202,10 @@ class Printer {
         return;
       }
       case k.UnionType:
-        this.inline((node as TS.UnionTypeNode).types, ' |', (t) => this.unionMember(t));
+        this.inline((node as TS.UnionTypeNode).types, ' | ', (t) => this.unionMember(t));
         return;
       case k.IntersectionType:
-        this.inline((node as TS.IntersectionTypeNode).types, ' &', (t) => this.intersectionMember(t));
+        this.inline((node as TS.IntersectionTypeNode).types, ' & ', (t) => this.intersectionMember(t));
         return;
       case k.ArrayType:
         this.postfixOperand((node as TS.ArrayTypeNode).elementType);
@@ -233,7 +240,7 @@ class Printer {
         this.emit(n.typeName);
         if (n.typeArguments !== undefined) {
           this.write('<');
-          this.inline(n.typeArguments, ',');
+          this.inline(n.typeArguments, ', ');
           this.write('>');
         }
         return;
@@ -294,25 +301,26 @@ class Printer {
     }
   }
 
-  /** A list on one line, `delimiter` and a space between items (unions, intersections, parameters, type arguments). */
-  private inline<T extends TS.Node>(items: readonly T[], delimiter: string, emit: (item: T, index: number) => void = (item) => this.emit(item)): void {
-    items.forEach((item, index) => {
-      if (index > 0) this.write(`${delimiter} `);
-      emit(item, index);
-    });
+  /** A list on one line, `separator` between items (unions, intersections, parameters, type arguments). */
+  private inline<T extends TS.Node>(items: readonly T[], separator: string, emit?: (item: T) => void): void {
+    for (let index = 0; index < items.length; index++) {
+      if (index > 0) this.write(separator);
+      if (emit === undefined) this.emit(items[index]!);
+      else emit(items[index]!);
+    }
   }
 
   /** A list one item a line, indented (members; tuple elements with commas). */
   private lines(items: readonly TS.Node[], commas: boolean): void {
     this.writeLine();
     this.indent += 1;
-    items.forEach((item, index) => {
+    for (let index = 0; index < items.length; index++) {
       if (index > 0) {
         if (commas) this.write(',');
         this.writeLine();
       }
-      this.emit(item);
-    });
+      this.emit(items[index]!);
+    }
     this.indent -= 1;
     this.writeLine();
   }

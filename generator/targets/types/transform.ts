@@ -74,6 +74,10 @@ export function hasDiscriminator(node: unknown): boolean {
   const record = node as Record<string, unknown>;
   const discriminator = record.discriminator as { propertyName?: unknown } | null | undefined;
   if (discriminator?.propertyName) return true;
-  for (const key in record) if (hasDiscriminator(record[key])) return true;
+  for (const key in record) {
+    const value = record[key];
+    // Text, numbers and flags hold nothing: no call for them.
+    if (value !== null && typeof value === 'object' && hasDiscriminator(value)) return true;
+  }
   return false;
 }

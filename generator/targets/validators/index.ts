@@ -10,6 +10,7 @@ import { emitContext, errorBodyCheck, headerTable, responseFunction, responseTab
 import { predicateOf } from './checks/predicate.js';
 import { loadTemplates } from './templates.js';
 import { CHECK_PARAMS } from './context.js';
+import { about } from './about.js';
 
 
 export interface ValidatorsSource {
@@ -103,8 +104,7 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
 }
 
 export const target: Target = {
-  name: 'validators',
-  description: 'request decoders and response validators (generated straight-line checks)',
+  ...about,
   generate(ctx: TargetContext): OutputFile[] {
     const source = renderValidators(ctx.model, ctx.templatesDir, ctx.command);
     for (const warning of source.warnings) ctx.report(warning);

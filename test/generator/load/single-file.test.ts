@@ -77,6 +77,20 @@ describe('a self-contained document loads as Redocly bundles it', () => {
     expect(fast).toEqual(redocly);
   });
 
+  it('a `$ref` in an extension, in a default, or as a property name: loaded as Redocly bundles it', async () => {
+    const inExtension = structuredClone(base) as Record<string, any>;
+    inExtension.paths['/a'].get['x-source'] = { $ref: '#/components/schemas/A' };
+    const inDefault = structuredClone(base) as Record<string, any>;
+    inDefault.components.schemas.A.default = { $ref: '#/components/schemas/A' };
+    const asName = structuredClone(base) as Record<string, any>;
+    asName.components.schemas.A.properties = { $ref: { type: 'string' }, id: { $ref: '#/components/schemas/Id' } };
+    asName.components.schemas.Id = { type: 'integer' };
+    for (const [name, document] of [['in-extension', inExtension], ['in-default', inDefault], ['as-name', asName]] as const) {
+      const [fast, redocly] = await bothWays(write(`${name}.json`, document), scratch);
+      expect(fast).toEqual(redocly);
+    }
+  });
+
   it('YAML with anchors and merge keys', async () => {
     const yaml = [
       'openapi: 3.1.0',

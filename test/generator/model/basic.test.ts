@@ -1,5 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiModel, ObjectSchema, Operation } from '../../../generator/model/types.js';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { loadSpec } from '../../../generator/load/index.js';
+import { buildModel } from '../../../generator/model/build.js';
 import { fixtureModel } from '../../support/generator.js';
 
 let model: ApiModel;
@@ -21,6 +25,17 @@ describe('model of the basic fixture', () => {
     expect(model.maxFeatureLevel).toBe(30);
     expect(model.unspecified).toEqual(['The fixture does not say how clients learn the feature level.']);
     expect(model.tags.map((t) => t.name)).toEqual(['items', 'auth']);
+  });
+
+  it('finds the highest feature level among the nodes the loader checked, as a walk of the document does', async () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    for (const spec of [join(root, 'test/fixtures/generator/basic/openapi.yaml'), join(root, 'spec/openapi.yaml')]) {
+      const loaded = await loadSpec(spec, root);
+      expect(loaded.extended?.length).toBeGreaterThan(0);
+      const walked = buildModel({ ...loaded, extended: undefined }).maxFeatureLevel;
+      expect(walked).toBeGreaterThan(0);
+      expect(buildModel(loaded).maxFeatureLevel).toBe(walked);
+    }
   });
 
   it('sorts operations by path, then method', () => {

@@ -82,7 +82,8 @@ describe('Writer', () => {
     writer.stage(first);
     writer.stage(second);
     expect(readFileSync(join(root, 'kept.ts'), 'utf8')).toBe('old\n');
-    expect(listed(root).filter((name) => !name.endsWith('.tmp'))).toEqual(['kept.ts', 'out', 'out/deep']);
+    // The new folder is staged whole under a hidden temporary name; nothing shows at `out` yet.
+    expect(listed(root).filter((name) => !name.split('/')[0]!.endsWith('.tmp'))).toEqual(['kept.ts']);
     const results = writer.commit([...second, ...first]);
     expect([results.get(first[0]!), results.get(second[0]!)]).toEqual([
       { path: 'kept.ts', status: 'written' },
@@ -101,6 +102,35 @@ describe('Writer', () => {
     writer.discard();
     expect(listed(root)).toEqual(['out', 'out/a.ts']);
     expect(readFileSync(join(root, 'out/a.ts'), 'utf8')).toBe('old\n');
+  });
+
+  it('stages a new folder whole and renames it into place once, beside files of existing folders', () => {
+    mkdirSync(join(root, 'gen'));
+    writeFileSync(join(root, 'gen/old.ts'), 'old\n');
+    const writer = new Writer(root, { check: false });
+    const files = [file('gen/old.ts', 'new\n'), file('gen/client/operations/a.ts', 'a\n'), file('gen/client/b.ts', 'b\n'), file('gen/docs/c.md', 'c\n')];
+    writer.stage(files.slice(0, 2));
+    writer.stage(files.slice(2));
+    const hidden = listed(join(root, 'gen')).filter((name) => !name.includes('/'));
+    // One temporary folder per new folder below an existing one, and one temporary file in the existing one.
+    expect(hidden.filter((name) => name.startsWith('.client.') || name.startsWith('.docs.'))).toHaveLength(2);
+    expect(hidden.filter((name) => name.startsWith('.old.ts.'))).toHaveLength(1);
+    const results = writer.commit(files);
+    expect(files.map((f) => results.get(f)!.status)).toEqual(['written', 'written', 'written', 'written']);
+    expect(listed(root)).toEqual(['gen', 'gen/client', 'gen/client/b.ts', 'gen/client/operations', 'gen/client/operations/a.ts', 'gen/docs', 'gen/docs/c.md', 'gen/old.ts']);
+    expect(readFileSync(join(root, 'gen/client/operations/a.ts'), 'utf8')).toBe('a\n');
+    expect(readFileSync(join(root, 'gen/old.ts'), 'utf8')).toBe('new\n');
+  });
+
+  it('moves a staged folder in file by file when a folder of that name appeared meanwhile', () => {
+    const writer = new Writer(root, { check: false });
+    const files = [file('out/a.ts', 'a\n'), file('out/deep/b.ts', 'b\n')];
+    writer.stage(files);
+    mkdirSync(join(root, 'out/deep'), { recursive: true });
+    writeFileSync(join(root, 'out/other.ts'), 'someone else\n');
+    writer.commit(files);
+    expect(listed(root)).toEqual(['out', 'out/a.ts', 'out/deep', 'out/deep/b.ts', 'out/other.ts']);
+    expect(readFileSync(join(root, 'out/deep/b.ts'), 'utf8')).toBe('b\n');
   });
 
   it('refuses a path an earlier stage already had', () => {
