@@ -2,8 +2,8 @@
  * Runtime modules: hand-written, type-checked TypeScript under `runtime/`
  * that targets copy into their output after the banner. Generated files
  * import them (`./client/runtime/<module>.js`, `./server-runtime/index.js`,
- * `./validators-runtime/index.js`, `./query-runtime.js`); templates give
- * only the per-API shape.
+ * `./validators-runtime/index.js`, `../query-runtime/index.js`); templates
+ * give only the per-API shape.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,10 +12,10 @@ import type { ApiModel } from '../model/types.js';
 import { banner } from './banner.js';
 
 /** A folder of runtime modules, copied whole into the output (`runtime/client/` to `client/runtime/`, the others under their own name). */
-export type RuntimeFolder = 'client' | 'server-runtime' | 'validators-runtime';
+export type RuntimeFolder = 'client' | 'server-runtime' | 'validators-runtime' | 'query-runtime';
 
-/** A module file of `runtime/`, or of one of its folders (`client/connection.ts`). */
-export type RuntimeModule = 'query-runtime.ts' | `${RuntimeFolder}/${string}.ts`;
+/** A module file of one of the runtime folders (`client/connection.ts`). */
+export type RuntimeModule = `${RuntimeFolder}/${string}.ts`;
 
 const folders = new Map<RuntimeFolder, RuntimeModule[]>();
 
