@@ -48,7 +48,7 @@ import type {
   UpdateUserParams,
   UpdateUserResponse,
 } from './types.js';
-import type { Decoded, Failure, HeaderTable, HeadersLike, Issue, JsonCursor, RawRequest, ResponseCheck, ResponseTable, StandardSchemaV1, ValidateOptions } from './validators-runtime.js';
+import type { Decoded, Failure, HeaderTable, HeadersLike, Issue, JsonCursor, RawRequest, ResponseCheck, ResponseTable, StandardSchemaV1, ValidateOptions } from './validators-runtime/index.js';
 import {
   INVALID_JSON,
   JSON_MISS,
@@ -86,9 +86,9 @@ import {
   unsupportedParameters,
   validateWith,
   wrongFileCount,
-} from './validators-runtime.js';
+} from './validators-runtime/index.js';
 
-export type { Decoded, DecodeError, Issue, RawRequest, ResponseCheck, StandardSchemaV1, ValidateOptions } from './validators-runtime.js';
+export type { Decoded, DecodeError, Issue, RawRequest, ResponseCheck, StandardSchemaV1, ValidateOptions } from './validators-runtime/index.js';
 
 const CREATE_VIDEO_CALL_PARAMETERS = /* @__PURE__ */ new Set<string>([]);
 const matchesCreateVideoCallResponse = (v: unknown, strict: boolean): boolean => {

@@ -5,7 +5,7 @@ import type { AddCodePlaygroundParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { addCodePlayground } from '../client/operations/add-code-playground.js';
 
 /** Mutation options of {@link addCodePlayground} (`POST /realm/playgrounds`): the mutation's variables are its parameters. */

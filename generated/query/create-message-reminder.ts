@@ -5,7 +5,7 @@ import type { CreateMessageReminderParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { createMessageReminder } from '../client/operations/create-message-reminder.js';
 
 /** Mutation options of {@link createMessageReminder} (`POST /reminders`): the mutation's variables are its parameters. */

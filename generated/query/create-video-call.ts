@@ -5,7 +5,7 @@ import type { CreateVideoCallParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { createVideoCall } from '../client/operations/create-video-call.js';
 
 /** Mutation options of {@link createVideoCall} (`POST /calls/videocall/create`): the mutation's variables are its parameters. */

@@ -5,7 +5,7 @@ import type { FetchApiKeyParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { fetchApiKey } from '../client/operations/fetch-api-key.js';
 
 /** Mutation options of {@link fetchApiKey} (`POST /fetch_api_key`): the mutation's variables are its parameters. */

@@ -5,7 +5,7 @@ import type { RemoveReactionParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { removeReaction } from '../client/operations/remove-reaction.js';
 
 /** Mutation options of {@link removeReaction} (`DELETE /messages/{message_id}/reactions`): the mutation's variables are its parameters. */

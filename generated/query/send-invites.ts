@@ -5,7 +5,7 @@ import type { SendInvitesParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { sendInvites } from '../client/operations/send-invites.js';
 
 /** Mutation options of {@link sendInvites} (`POST /invites`): the mutation's variables are its parameters. */

@@ -5,7 +5,7 @@ import type { UpdatePresenceParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { updatePresence } from '../client/operations/update-presence.js';
 
 /** Mutation options of {@link updatePresence} (`POST /users/me/presence`): the mutation's variables are its parameters. */

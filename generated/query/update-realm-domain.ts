@@ -5,7 +5,7 @@ import type { UpdateRealmDomainParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { updateRealmDomain } from '../client/operations/update-realm-domain.js';
 
 /** Mutation options of {@link updateRealmDomain} (`PATCH /realm/domains/{domain}`): the mutation's variables are its parameters. */

@@ -5,7 +5,7 @@ import type { UpdateStatusParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { updateStatus } from '../client/operations/update-status.js';
 
 /** Mutation options of {@link updateStatus} (`POST /users/me/status`): the mutation's variables are its parameters. */

@@ -5,7 +5,7 @@ import type { UpdateStreamParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { updateStream } from '../client/operations/update-stream.js';
 
 /** Mutation options of {@link updateStream} (`PATCH /streams/{stream_id}`): the mutation's variables are its parameters. */

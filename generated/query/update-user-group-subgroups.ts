@@ -5,7 +5,7 @@ import type { UpdateUserGroupSubgroupsParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { updateUserGroupSubgroups } from '../client/operations/update-user-group-subgroups.js';
 
 /** Mutation options of {@link updateUserGroupSubgroups} (`POST /user_groups/{user_group_id}/subgroups`): the mutation's variables are its parameters. */

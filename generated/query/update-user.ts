@@ -5,7 +5,7 @@ import type { UpdateUserParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { updateUser } from '../client/operations/update-user.js';
 
 /** Mutation options of {@link updateUser} (`PATCH /users/{user_id}`): the mutation's variables are its parameters. */

@@ -5,7 +5,7 @@ import type { UploadFileParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime.js';
+import { operationMutationOptions, type OperationMutationOptions } from '../query-runtime/index.js';
 import { uploadFile } from '../client/operations/upload-file.js';
 
 /** Mutation options of {@link uploadFile} (`POST /user_uploads`): the mutation's variables are its parameters. */

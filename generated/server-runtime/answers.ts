@@ -9,7 +9,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { MediaTypeRoute, Route } from './api.js';
-import type { Issue, ValidateOptions } from '../validators-runtime.js';
+import type { Issue, ValidateOptions } from '../validators-runtime/index.js';
 
 /** Header values a handler may set on an answer. */
 export type ResponseHeaders = Readonly<Record<string, string | number | boolean | readonly string[] | undefined>>;

@@ -10,7 +10,7 @@ import multipart, { type FastifyMultipartOptions } from '@fastify/multipart';
 import type { FastifyInstance, FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { ApiError, frameworkError, messageOf, statusOf, tooLarge } from './errors.js';
 import { appendField, Fields, type FormFields } from './parsing.js';
-import type { RawRequest } from '../validators-runtime.js';
+import type { RawRequest } from '../validators-runtime/index.js';
 
 export type RawFile = NonNullable<RawRequest['files']>[number];
 

@@ -25,7 +25,7 @@ import {
   type BodyPlan,
   type FullRawRequest,
 } from './requests.js';
-import type { Decoded, Issue, RawRequest, ValidateOptions } from '../validators-runtime.js';
+import type { Decoded, Issue, RawRequest, ValidateOptions } from '../validators-runtime/index.js';
 
 export interface HandlerContext<User, Responses = Responded> {
   /** The authenticated caller (`undefined` for operations without authentication, or when credentials are optional and none came). */

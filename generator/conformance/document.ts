@@ -4,9 +4,9 @@
  * request decoders of the spec, generated in memory by the pipeline and
  * compiled to a temporary folder (as `serve --mock` does).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { typescript } from '../cjs.js';
 import type { GenerateConfig } from '../config.js';
@@ -28,7 +28,7 @@ export interface Validators {
   decoders: Record<string, (raw: RawRequest) => { ok: boolean; error?: { parameter: string; rule: string; msg: string } }>;
 }
 
-/** The request shape the generated decoders read (runtime/validators-runtime.ts). */
+/** The request shape the generated decoders read (runtime/validators-runtime/). */
 export interface RawRequest {
   path: Record<string, string>;
   query: Record<string, string | string[]>;
@@ -48,20 +48,23 @@ export interface ConformanceDocument {
 
 export async function loadDocument(config: GenerateConfig): Promise<ConformanceDocument> {
   const produced = await produce({ ...config, outDir: OUT, targets: ['validators'], check: true });
-  const files = produced.targets
-    .flatMap((t) => t.files)
-    .filter((file) => file.path === `${OUT}/validators.ts` || file.path === `${OUT}/validators-runtime.ts`);
+  // `validators.ts` and the runtime folder it imports (`validators-runtime/index.js`, ...).
+  const files = produced.targets.flatMap((t) => t.files).filter((file) => file.path.startsWith(`${OUT}/`) && file.path.endsWith('.ts'));
   const ts = typescript();
   const dir = await mkdtemp(join(tmpdir(), 'teamchat-conformance-'));
   try {
+    // The imports name `.js` files: compiled as such, in a folder that makes them ES modules.
+    await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
     for (const file of files) {
       const { outputText } = ts.transpileModule(file.contents, {
         fileName: file.path,
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
       });
-      await writeFile(join(dir, posix.basename(file.path).replace(/\.ts$/, '.mjs')), outputText.replaceAll("'./validators-runtime.js'", "'./validators-runtime.mjs'"));
+      const path = join(dir, posix.relative(OUT, file.path).replace(/\.ts$/, '.js'));
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, outputText);
     }
-    const validators = (await import(pathToFileURL(join(dir, 'validators.mjs')).href)) as Validators;
+    const validators = (await import(pathToFileURL(join(dir, 'validators.js')).href)) as Validators;
     const document = produced.model.openapi ?? {};
     return { model: produced.model, document, sources: produced.sources, validators };
   } finally {

@@ -2,7 +2,8 @@
  * Runtime modules: hand-written, type-checked TypeScript under `runtime/`
  * that targets copy into their output after the banner. Generated files
  * import them (`./client/runtime/<module>.js`, `./server-runtime/index.js`,
- * `./validators-runtime.js`); templates give only the per-API shape.
+ * `./validators-runtime/index.js`, `../query-runtime/index.js`); templates
+ * give only the per-API shape.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,11 +11,11 @@ import { runtimeDir } from '../assets.js';
 import type { ApiModel } from '../model/types.js';
 import { banner } from './banner.js';
 
-/** A folder of runtime modules, copied whole into the output (`runtime/client/` to `client/runtime/`, `runtime/server-runtime/` under its own name). */
-export type RuntimeFolder = 'client' | 'server-runtime';
+/** A folder of runtime modules, copied whole into the output (`runtime/client/` to `client/runtime/`, the others under their own name). */
+export type RuntimeFolder = 'client' | 'server-runtime' | 'validators-runtime' | 'query-runtime';
 
-/** A module file of `runtime/`, or of one of its folders (`client/connection.ts`). */
-export type RuntimeModule = 'validators-runtime.ts' | 'query-runtime.ts' | `${RuntimeFolder}/${string}.ts`;
+/** A module file of one of the runtime folders (`client/connection.ts`). */
+export type RuntimeModule = `${RuntimeFolder}/${string}.ts`;
 
 const folders = new Map<RuntimeFolder, RuntimeModule[]>();
 
@@ -46,4 +47,9 @@ export function runtimeSource(file: RuntimeModule): string {
 /** A runtime module as a generated file: the banner, a blank line, the module. */
 export function runtimeFile(file: RuntimeModule, model: Pick<ApiModel, 'title' | 'version'>, command: string): string {
   return `${banner(model, command, 'line')}\n\n${runtimeSource(file)}`;
+}
+
+/** A runtime folder copied under its own name: each module's path in the output (`validators-runtime/index.ts`) and contents. */
+export function runtimeFolderFiles(folder: Exclude<RuntimeFolder, 'client'>, model: Pick<ApiModel, 'title' | 'version'>, command: string): Map<string, string> {
+  return new Map(runtimeModules(folder).map((module) => [module, runtimeFile(module, model, command)]));
 }

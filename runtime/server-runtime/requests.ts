@@ -11,7 +11,7 @@ import { cookiesOf } from './credentials.js';
 import { ApiError, frameworkError, messageOf } from './errors.js';
 import { readMultipart } from './multipart.js';
 import { NO_COOKIES, NO_FIELDS, type FormFields } from './parsing.js';
-import type { RawRequest } from '../validators-runtime.js';
+import type { RawRequest } from '../validators-runtime/index.js';
 
 /** The decoder input with everything the bindings read (headers, cookies, a whole body). */
 export type FullRawRequest = RawRequest & {

@@ -17,7 +17,7 @@ import {
   type Handler,
   type Route,
 } from '../../runtime/server-runtime/index.js';
-import type { Decoded, Issue, RawRequest } from '../../runtime/validators-runtime.js';
+import type { Decoded, Issue, RawRequest } from '../../runtime/validators-runtime/index.js';
 
 const BODY = {
   raw_content: 'Deploy of **v2.3** is done. "Quoted" \u2028 é \ud83c\udf89',

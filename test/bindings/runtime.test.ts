@@ -24,7 +24,7 @@ import {
 import { sameText } from '../../runtime/server-runtime/credentials.js';
 import { parseCookies, parseForm } from '../../runtime/server-runtime/parsing.js';
 import type { FullRawRequest } from '../../runtime/server-runtime/requests.js';
-import type { Decoded, RawRequest } from '../../runtime/validators-runtime.js';
+import type { Decoded, RawRequest } from '../../runtime/validators-runtime/index.js';
 
 const api: ApiSettings = {
   title: 'Pets',

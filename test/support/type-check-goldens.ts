@@ -5,12 +5,12 @@
  * users who compile generated code strictly set them, noUnusedLocals and
  * noUnusedParameters.
  *
- * The goldens keep only what is generated per document. The runtime module
- * their `validators.ts` imports (`./validators-runtime.js`) is the same for
- * every document, so it is not stored beside them: `rootDirs` makes each
+ * The goldens keep only what is generated per document. The runtime folder
+ * their `validators.ts` imports (`./validators-runtime/index.js`) is the same
+ * for every document, so it is not stored beside them: `rootDirs` makes each
  * golden folder and `runtime/` one virtual folder, and the import resolves to
- * `runtime/validators-runtime.ts`, the module the generator copies into its
- * output (the golden tests assert that it does). tsconfig.json leaves the
+ * `runtime/validators-runtime/index.ts`, the folder the generator copies into
+ * its output (the golden tests assert that it does). tsconfig.json leaves the
  * goldens out for this reason.
  */
 import { readdirSync } from 'node:fs';

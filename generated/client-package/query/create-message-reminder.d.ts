@@ -4,7 +4,7 @@ import type { CreateMessageReminderParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationMutationOptions } from '../query-runtime.js';
+import { type OperationMutationOptions } from '../query-runtime/index.js';
 import { createMessageReminder } from '../client/operations/create-message-reminder.js';
 /** Mutation options of {@link createMessageReminder} (`POST /reminders`): the mutation's variables are its parameters. */
 export declare function createMessageReminderMutationOptions(connection: Connection, options?: RequestOptions): OperationMutationOptions<'create-message-reminder', CreateMessageReminderParams | void, Awaited<ReturnType<typeof createMessageReminder>>, ClientError>;

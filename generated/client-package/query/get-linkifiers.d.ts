@@ -4,7 +4,7 @@ import type { GetLinkifiersParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationQueryKey, type OperationQueryOptions } from '../query-runtime.js';
+import { type OperationQueryKey, type OperationQueryOptions } from '../query-runtime/index.js';
 import { getLinkifiers } from '../client/operations/get-linkifiers.js';
 /** The query key of {@link getLinkifiers} (`GET /realm/linkifiers`): `['get-linkifiers', params]`, tagged with its data and error types. */
 export type GetLinkifiersQueryKey = OperationQueryKey<'get-linkifiers', GetLinkifiersParams, Awaited<ReturnType<typeof getLinkifiers>>, ClientError>;

@@ -4,7 +4,7 @@ import type { GetMessageHistoryParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationQueryKey, type OperationQueryOptions } from '../query-runtime.js';
+import { type OperationQueryKey, type OperationQueryOptions } from '../query-runtime/index.js';
 import { getMessageHistory } from '../client/operations/get-message-history.js';
 /** The query key of {@link getMessageHistory} (`GET /messages/{message_id}/history`): `['get-message-history', params]`, tagged with its data and error types. */
 export type GetMessageHistoryQueryKey = OperationQueryKey<'get-message-history', GetMessageHistoryParams, Awaited<ReturnType<typeof getMessageHistory>>, ClientError>;

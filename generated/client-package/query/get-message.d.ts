@@ -4,7 +4,7 @@ import type { GetMessageParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationQueryKey, type OperationQueryOptions } from '../query-runtime.js';
+import { type OperationQueryKey, type OperationQueryOptions } from '../query-runtime/index.js';
 import { getMessage } from '../client/operations/get-message.js';
 /** The query key of {@link getMessage} (`GET /messages/{message_id}`): `['get-message', params]`, tagged with its data and error types. */
 export type GetMessageQueryKey = OperationQueryKey<'get-message', GetMessageParams, Awaited<ReturnType<typeof getMessage>>, ClientError>;

@@ -4,7 +4,7 @@ import type { GetOwnUserParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationQueryKey, type OperationQueryOptions } from '../query-runtime.js';
+import { type OperationQueryKey, type OperationQueryOptions } from '../query-runtime/index.js';
 import { getOwnUser } from '../client/operations/get-own-user.js';
 /** The query key of {@link getOwnUser} (`GET /users/me`): `['get-own-user', params]`, tagged with its data and error types. */
 export type GetOwnUserQueryKey = OperationQueryKey<'get-own-user', GetOwnUserParams, Awaited<ReturnType<typeof getOwnUser>>, ClientError>;

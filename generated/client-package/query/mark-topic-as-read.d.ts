@@ -4,7 +4,7 @@ import type { MarkTopicAsReadParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationMutationOptions } from '../query-runtime.js';
+import { type OperationMutationOptions } from '../query-runtime/index.js';
 import { markTopicAsRead } from '../client/operations/mark-topic-as-read.js';
 /** Mutation options of {@link markTopicAsRead} (`POST /mark_topic_as_read`): the mutation's variables are its parameters. */
 export declare function markTopicAsReadMutationOptions(connection: Connection, options?: RequestOptions): OperationMutationOptions<'mark-topic-as-read', MarkTopicAsReadParams, Awaited<ReturnType<typeof markTopicAsRead>>, ClientError>;

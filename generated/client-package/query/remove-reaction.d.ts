@@ -4,7 +4,7 @@ import type { RemoveReactionParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationMutationOptions } from '../query-runtime.js';
+import { type OperationMutationOptions } from '../query-runtime/index.js';
 import { removeReaction } from '../client/operations/remove-reaction.js';
 /** Mutation options of {@link removeReaction} (`DELETE /messages/{message_id}/reactions`): the mutation's variables are its parameters. */
 export declare function removeReactionMutationOptions(connection: Connection, options?: RequestOptions): OperationMutationOptions<'remove-reaction', RemoveReactionParams, Awaited<ReturnType<typeof removeReaction>>, ClientError>;

@@ -4,7 +4,7 @@ import type { ReportMessageParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationMutationOptions } from '../query-runtime.js';
+import { type OperationMutationOptions } from '../query-runtime/index.js';
 import { reportMessage } from '../client/operations/report-message.js';
 /** Mutation options of {@link reportMessage} (`POST /messages/{message_id}/report`): the mutation's variables are its parameters. */
 export declare function reportMessageMutationOptions(connection: Connection, options?: RequestOptions): OperationMutationOptions<'report-message', ReportMessageParams, Awaited<ReturnType<typeof reportMessage>>, ClientError>;

@@ -4,7 +4,7 @@ import type { UpdateChannelFolderParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationMutationOptions } from '../query-runtime.js';
+import { type OperationMutationOptions } from '../query-runtime/index.js';
 import { updateChannelFolder } from '../client/operations/update-channel-folder.js';
 /** Mutation options of {@link updateChannelFolder} (`PATCH /channel_folders/{channel_folder_id}`): the mutation's variables are its parameters. */
 export declare function updateChannelFolderMutationOptions(connection: Connection, options?: RequestOptions): OperationMutationOptions<'update-channel-folder', UpdateChannelFolderParams, Awaited<ReturnType<typeof updateChannelFolder>>, ClientError>;

@@ -4,7 +4,7 @@ import type { UpdateMessageFlagsForNarrowParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationMutationOptions } from '../query-runtime.js';
+import { type OperationMutationOptions } from '../query-runtime/index.js';
 import { updateMessageFlagsForNarrow } from '../client/operations/update-message-flags-for-narrow.js';
 /** Mutation options of {@link updateMessageFlagsForNarrow} (`POST /messages/flags/narrow`): the mutation's variables are its parameters. */
 export declare function updateMessageFlagsForNarrowMutationOptions(connection: Connection, options?: RequestOptions): OperationMutationOptions<'update-message-flags-for-narrow', UpdateMessageFlagsForNarrowParams, Awaited<ReturnType<typeof updateMessageFlagsForNarrow>>, ClientError>;

@@ -4,7 +4,7 @@ import type { UpdatePresenceParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationMutationOptions } from '../query-runtime.js';
+import { type OperationMutationOptions } from '../query-runtime/index.js';
 import { updatePresence } from '../client/operations/update-presence.js';
 /** Mutation options of {@link updatePresence} (`POST /users/me/presence`): the mutation's variables are its parameters. */
 export declare function updatePresenceMutationOptions(connection: Connection, options?: RequestOptions): OperationMutationOptions<'update-presence', UpdatePresenceParams, Awaited<ReturnType<typeof updatePresence>>, ClientError>;

@@ -4,7 +4,7 @@ import type { UpdateScheduledMessageParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationMutationOptions } from '../query-runtime.js';
+import { type OperationMutationOptions } from '../query-runtime/index.js';
 import { updateScheduledMessage } from '../client/operations/update-scheduled-message.js';
 /** Mutation options of {@link updateScheduledMessage} (`PATCH /scheduled_messages/{scheduled_message_id}`): the mutation's variables are its parameters. */
 export declare function updateScheduledMessageMutationOptions(connection: Connection, options?: RequestOptions): OperationMutationOptions<'update-scheduled-message', UpdateScheduledMessageParams, Awaited<ReturnType<typeof updateScheduledMessage>>, ClientError>;

@@ -4,7 +4,7 @@ import type { UpdateStatusParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationMutationOptions } from '../query-runtime.js';
+import { type OperationMutationOptions } from '../query-runtime/index.js';
 import { updateStatus } from '../client/operations/update-status.js';
 /** Mutation options of {@link updateStatus} (`POST /users/me/status`): the mutation's variables are its parameters. */
 export declare function updateStatusMutationOptions(connection: Connection, options?: RequestOptions): OperationMutationOptions<'update-status', UpdateStatusParams | void, Awaited<ReturnType<typeof updateStatus>>, ClientError>;

@@ -4,7 +4,7 @@ import type { UploadFileParams } from '../types.js';
 import type { Connection } from '../client/runtime/connection.js';
 import type { RequestOptions } from '../client/runtime/types.js';
 import type { ClientError } from '../query.js';
-import { type OperationMutationOptions } from '../query-runtime.js';
+import { type OperationMutationOptions } from '../query-runtime/index.js';
 import { uploadFile } from '../client/operations/upload-file.js';
 /** Mutation options of {@link uploadFile} (`POST /user_uploads`): the mutation's variables are its parameters. */
 export declare function uploadFileMutationOptions(connection: Connection, options?: RequestOptions): OperationMutationOptions<'upload-file', UploadFileParams, Awaited<ReturnType<typeof uploadFile>>, ClientError>;

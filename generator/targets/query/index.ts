@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { installed } from '../../cli/peers.js';
 import { compileTemplate, templateEnvironment } from '../../template-cache.js';
 import { banner } from '../banner.js';
-import { runtimeFile } from '../runtime.js';
+import { runtimeFolderFiles } from '../runtime.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
 import { QUERY_PEERS } from './peer.js';
 import { buildQueryView, type QueryOperationView, type QueryView } from './view.js';
@@ -51,7 +51,7 @@ export function renderQuery(ctx: Pick<TargetContext, 'model' | 'templatesDir' | 
   return new Map([
     ['query.ts', render.index(view)],
     ...view.operations.map((operation): [string, string] => [`query/${operation.file}.ts`, render.operation({ ...operation, banner: view.banner, errorType: view.errorType })]),
-    ['query-runtime.ts', runtimeFile('query-runtime.ts', ctx.model, ctx.command)],
+    ...runtimeFolderFiles('query-runtime', ctx.model, ctx.command),
   ]);
 }
 

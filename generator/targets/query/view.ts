@@ -16,7 +16,7 @@ export interface QueryView {
 }
 
 export interface QueryOperationView {
-  /** What its module imports from `../query-runtime.js`, comma-separated. */
+  /** What its module imports from `../query-runtime/index.js`, comma-separated. */
   runtimeImports: string;
   /** What `query.ts` re-exports from its module, comma-separated. */
   exports: string;

@@ -1,10 +1,10 @@
 import type { ApiModel, NamedSchema, RefSchema, Schema } from '../../model/types.js';
-import * as validatorsRuntime from '../../../runtime/validators-runtime.js';
+import * as validatorsRuntime from '../../../runtime/validators-runtime/index.js';
 import { compareStrings, constantName, snakeName } from '../../model/names.js';
 import { parameterList, print, type Param, type Stmt } from './builder.js';
 import { commentText } from './code.js';
 
-/** The runtime module's exports, by name: what generated code may import from `./validators-runtime.js`. */
+/** The runtime module's exports, by name: what generated code may import from `./validators-runtime/index.js`. */
 export type RuntimeName = Exclude<keyof typeof validatorsRuntime, 'default'>;
 
 /** Types of the runtime module that generated code names. */

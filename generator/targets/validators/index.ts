@@ -1,7 +1,7 @@
 import type { ApiModel } from '../../model/types.js';
 import { banner } from '../banner.js';
 import type { OutputFile, Target, TargetContext } from '../types.js';
-import { runtimeFile } from '../runtime.js';
+import { runtimeFolderFiles } from '../runtime.js';
 import { parameterList, print } from './builder.js';
 import { commentText, literal } from './code.js';
 import { constantName } from '../../model/names.js';
@@ -15,7 +15,8 @@ import { about } from './about.js';
 
 export interface ValidatorsSource {
   validators: string;
-  runtime: string;
+  /** The runtime folder's modules by path relative to the output folder (`validators-runtime/index.ts`). */
+  runtime: Map<string, string>;
   /** Constructs degraded to unchecked code, each `file:line: message`. */
   warnings: string[];
 }
@@ -100,7 +101,7 @@ export function renderValidators(model: ApiModel, templatesDir: string, command:
   }
   if (operations.some((o) => o.headersTable === undefined)) ctx.use('selectResponse');
   const templates = loadTemplates(templatesDir);
-  return { validators: templates.validators({ ...view, runtimeImports: ctx.runtimeImports(), runtimeTypes: ctx.runtimeTypeImports().join(', ') }), runtime: runtimeFile('validators-runtime.ts', model, command), warnings: ctx.warnings };
+  return { validators: templates.validators({ ...view, runtimeImports: ctx.runtimeImports(), runtimeTypes: ctx.runtimeTypeImports().join(', ') }), runtime: runtimeFolderFiles('validators-runtime', model, command), warnings: ctx.warnings };
 }
 
 export const target: Target = {
@@ -110,7 +111,7 @@ export const target: Target = {
     for (const warning of source.warnings) ctx.report(warning);
     return [
       { path: `${ctx.outDir}/validators.ts`, contents: source.validators, ownership: 'generated' },
-      { path: `${ctx.outDir}/validators-runtime.ts`, contents: source.runtime, ownership: 'generated' },
+      ...[...source.runtime].map(([path, contents]): OutputFile => ({ path: `${ctx.outDir}/${path}`, contents, ownership: 'generated' })),
     ];
   },
 };

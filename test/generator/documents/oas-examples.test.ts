@@ -95,7 +95,10 @@ describe.each(documents)('%s', (file) => {
     const model: ApiModel = { title: file, version: '1', description: '', basePath: '', maxFeatureLevel: 0, operations: [], schemas, errors: [], tags: [], unspecified: [], securitySchemes: [], conventions: { successEnvelope: false, bodyCodedErrors: false, featureLevels: false } };
     const source = renderValidators(model, TEMPLATES_DIR, 'test');
     writeFileSync(join(dir, 'validators.ts'), source.validators);
-    writeFileSync(join(dir, 'validators-runtime.ts'), source.runtime);
+    for (const [path, contents] of source.runtime) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), contents);
+    }
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
     const generated = (await import(pathToFileURL(join(dir, 'validators.ts')).href)) as { schemaValidators: Record<string, Validate> };
 

@@ -28,7 +28,7 @@ function perFile(sources: Map<string, string>): Map<string, string> {
 
 describe('compileModules', () => {
   it("gives TypeScript's per-file JavaScript and declarations for our generated client", () => {
-    const names = ['types.ts', 'client.ts', 'client/connect.ts', 'client/operations/get-message.ts', 'client/checks/get-message.ts', ...readdirSync(join(repoRoot, 'generated/client/runtime')).map((file) => `client/runtime/${file}`), 'validators.ts', 'validators-runtime.ts'];
+    const names = ['types.ts', 'client.ts', 'client/connect.ts', 'client/operations/get-message.ts', 'client/checks/get-message.ts', ...readdirSync(join(repoRoot, 'generated/client/runtime')).map((file) => `client/runtime/${file}`), 'validators.ts', ...readdirSync(join(repoRoot, 'generated/validators-runtime')).map((file) => `validators-runtime/${file}`)];
     const sources = new Map(names.map((name) => [name, readFileSync(join(repoRoot, 'generated', name), 'utf8')]));
     const compiled = compileModules(sources, BANNER);
     expect([...compiled.keys()].sort()).toEqual(names.flatMap((n) => [n.replace(/ts$/, 'js'), n.replace(/ts$/, 'd.ts')]).sort());

@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../../../generator/load/index.js';
@@ -41,7 +41,9 @@ beforeAll(async () => {
   };
   for (const target of [typesTarget, validatorsTarget] as Target[]) {
     for (const file of await target.generate(ctx)) {
-      writeFileSync(join(dir, file.path.replace(/^generated\//, '')), file.contents);
+      const path = join(dir, file.path.replace(/^generated\//, ''));
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.contents);
     }
   }
   mod = await importModule<Loaded>(dir, 'client.ts');

@@ -7,7 +7,7 @@
 import { getEventListeners } from 'node:events';
 import type { DataTag } from '@tanstack/query-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { joinSignals, operationQueryOptions } from '../../../../runtime/query-runtime.js';
+import { joinSignals, operationQueryOptions } from '../../../../runtime/query-runtime/index.js';
 
 const platformAny = AbortSignal.any;
 const key = ['op', {}] as unknown as DataTag<readonly ['op', {}], string, Error>;

@@ -47,8 +47,10 @@ describe('the query target is off unless named', () => {
     expect(produced.targets.map(({ target }) => target.name)).toEqual(['query', 'reader']);
     const paths = produced.targets[0]!.files.map((file) => file.path);
     expect(paths[0]).toBe('generated/query.ts');
-    expect(paths.at(-1)).toBe('generated/query-runtime.ts');
-    expect(paths.slice(1, -1).every((path) => /^generated\/query\/[a-z0-9-]+\.ts$/.test(path))).toBe(true);
+    const runtime = paths.filter((path) => path.startsWith('generated/query-runtime/'));
+    expect(runtime).toContain('generated/query-runtime/index.ts');
+    expect(paths.slice(-runtime.length)).toEqual(runtime);
+    expect(paths.slice(1, -runtime.length).every((path) => /^generated\/query\/[a-z0-9-]+\.ts$/.test(path))).toBe(true);
     expect(produced.targets[1]!.files[0]!.contents).toBe(paths.join('\n'));
   });
 
@@ -68,7 +70,7 @@ describe('the query target is off unless named', () => {
     const plain = await generate(config(project.root, {}, names), available);
     const obsolete = plain.obsolete.map((file) => file.path);
     expect(obsolete).toContain('generated/query.ts');
-    expect(obsolete).toContain('generated/query-runtime.ts');
+    expect(obsolete).toContain('generated/query-runtime/index.ts');
     expect(obsolete.every((path) => path.startsWith('generated/query'))).toBe(true);
     expect(existsSync(join(project.root, 'generated/query.ts'))).toBe(false);
   });
