@@ -71,6 +71,18 @@ export async function produce(
     const targetReports = new Map<string, string[]>();
     const times = new Map<string, number>();
 
+    // The chosen targets and, through `dependsOn`, every target whose files they read.
+    const producing = new Set<string>();
+    const include = (target: Target): void => {
+      if (producing.has(target.name)) return;
+      producing.add(target.name);
+      for (const name of target.dependsOn ?? []) {
+        const found = dependency(available, target, name);
+        if (!leftOut(config, found)) include(found);
+      }
+    };
+    selected.forEach(include);
+
     // Each target runs at most once per run, even when another target reads its files.
     const outputs = new Map<string, Promise<OutputFile[]>>();
     const run = (target: Target): Promise<OutputFile[]> => {
@@ -82,7 +94,7 @@ export async function produce(
         };
         const reports: string[] = [];
         targetReports.set(target.name, reports);
-        const ctx = context(config, model, templatesDir, reports, filesOf, warm.get(target.name));
+        const ctx = context(config, model, templatesDir, reports, filesOf, (name) => producing.has(name), warm.get(target.name));
         // A target that throws before its first await rejects its promise like any other.
         files = (async () => {
           const since = performance.now();
@@ -142,6 +154,7 @@ function context(
   templatesDir: string,
   reports: string[],
   filesOf: (target: string) => Promise<OutputFile[]>,
+  produces: (target: string) => boolean,
   warm: WarmUp | undefined,
 ): TargetContext {
   return {
@@ -153,6 +166,7 @@ function context(
     options: config.options,
     command: config.command,
     filesOf,
+    produces,
     readExisting(path) {
       try {
         return readFileSync(resolve(config.root, path), 'utf8');

@@ -30,6 +30,8 @@ export interface TargetContext {
    * for targets that repackage others' output (`client-package`).
    */
   filesOf(target: string): Promise<OutputFile[]>;
+  /** Whether this run produces the named target's files: chosen, or read by a chosen target (`dependsOn`). */
+  produces(target: string): boolean;
   /** The one-line command that regenerates the output, for banners and messages. */
   command: string;
   /** Contents of an existing file (relative to root), or undefined. */

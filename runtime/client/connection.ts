@@ -67,6 +67,8 @@ export interface DocumentSpec {
   readonly credentialHeaders: readonly string[];
   /** Names of the query parameters API-key schemes use, removed likewise. */
   readonly credentialQuery: readonly string[];
+  /** False when the client was generated without validators: no operation has response checks. */
+  readonly responseChecks?: false;
 }
 
 /** An open connection: what every operation function takes first. */
@@ -81,6 +83,9 @@ export interface Connection {
 const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie'];
 
 export function openConnection(options: ConnectInput, document: DocumentSpec): Connection {
+  if (document.responseChecks === false && (options.validateResponses ?? false) !== false) {
+    throw new Error('validateResponses: this client was generated without the validators target, so it has no response checks; generate that target too, or leave validateResponses off');
+  }
   const credentials: { [scheme: string]: Credential | undefined } = { ...options.auth };
   if (document.basicShorthand !== undefined && options.email !== undefined && options.apiKey !== undefined) {
     credentials[document.basicShorthand] ??= { username: options.email, password: options.apiKey };

@@ -42,6 +42,7 @@ beforeAll(async () => {
       readExisting: () => undefined,
       options: DEFAULT_TARGET_OPTIONS,
       filesOf: async () => [],
+      produces: () => true,
       report: () => undefined,
     });
     writeOutputs(dir, outputs);

@@ -46,6 +46,7 @@ export async function expectGoldenValidatorsAndTypes(model: ApiModel, golden: st
     report: () => {},
     options: DEFAULT_TARGET_OPTIONS,
     filesOf: async () => [],
+    produces: () => true,
   });
   await expect(types!.contents).toMatchFileSnapshot(join(golden, 'types.ts'));
 }

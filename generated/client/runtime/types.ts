@@ -174,7 +174,7 @@ export interface OperationSpec {
   readonly responses?: { readonly [status: string]: readonly ResponseContentSpec[] };
   /** The call resolves to the whole answer (status, headers, body), not the body: the operation documents a redirect. */
   readonly answer?: true;
-  /** This operation's response checks, imported on first use (a chunk of its own in a bundle). */
+  /** This operation's response checks, imported on first use (a chunk of its own in a bundle); absent from a client generated without the validators target. */
   readonly checks?: () => Promise<ResponseChecks>;
 }
 

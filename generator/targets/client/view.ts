@@ -9,6 +9,8 @@ import { docComment, escapeDocText } from '../shared/tsdoc.js';
 /** What the client templates receive: every value is ready to print. */
 export interface ClientView {
   banner: string;
+  /** Whether operations load response checks (`client/checks/`): false when the output has no validators. */
+  withChecks: boolean;
   title: string;
   version: string;
   basePath: string;
@@ -69,7 +71,7 @@ export interface OperationView {
   operationTypeImports: string;
   /** The constant holding the operation's `OperationSpec` (`getMessageOperation`). */
   specName: string;
-  /** File base name of its checks module under `client-checks/`. */
+  /** File base name of its module under `client/operations/` and of its checks module under `client/checks/`. */
   file: string;
   /** The validators of its answers in `validators.ts`: every declared status, the declared headers ('' when it declares none). */
   responsesValidator: string;
@@ -106,7 +108,13 @@ const SHARED_TYPES = ['ErrorBody'];
 
 const DEFAULT_STYLE: Record<string, ParameterStyle> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
 
-export function buildClientView(model: ApiModel, banner: string): ClientView {
+/**
+ * The client's view. `withChecks` false: the output has no validators to
+ * check answers with (`validators` neither runs nor is in the output
+ * folder), so operations carry no checks and `connect` refuses
+ * `validateResponses`.
+ */
+export function buildClientView(model: ApiModel, banner: string, withChecks = true): ClientView {
   const methods = new Set(model.operations.map((operation) => operation.names.camel));
   let withResponseKey = 'withResponse';
   while (methods.has(withResponseKey)) withResponseKey += '_';
@@ -128,10 +136,12 @@ export function buildClientView(model: ApiModel, banner: string): ClientView {
     `conventions: { successEnvelope: ${model.conventions.successEnvelope}, bodyCodedErrors: ${model.conventions.bodyCodedErrors} }`,
     `credentialHeaders: [${[...new Set(apiKeys.filter((scheme) => scheme.in !== 'query' && scheme.in !== 'cookie').map((scheme) => keyName(scheme).toLowerCase()))].map(tsString).join(', ')}]`,
     `credentialQuery: [${[...new Set(apiKeys.filter((scheme) => scheme.in === 'query').map(keyName))].map(tsString).join(', ')}]`,
+    ...(withChecks ? [] : ['responseChecks: false']),
   ];
   const errorFields = Object.entries(newerErrorFields(model));
   return {
     banner,
+    withChecks,
     title: escapeDocText(model.title),
     version: escapeDocText(model.version),
     basePath: escapeDocText(model.basePath),

@@ -45,6 +45,26 @@ describe('targets declare what they need', () => {
     expect(base.runs).toBe(1);
   });
 
+  it('tells a target which targets this run produces: the chosen ones and what they read, transitively', async () => {
+    const seen = new Map<string, Record<string, boolean>>();
+    const asking = (name: string, extra: Partial<Target> = {}): Target => ({
+      name,
+      description: name,
+      ...extra,
+      async generate(ctx) {
+        seen.set(name, Object.fromEntries(['base', 'mid', 'top', 'lone'].map((other) => [other, ctx.produces(other)])));
+        for (const other of extra.dependsOn ?? []) await ctx.filesOf(other);
+        return [];
+      },
+    });
+    const available = [asking('base'), asking('mid', { dependsOn: ['base'] }), asking('top', { dependsOn: ['mid'] }), asking('lone')];
+    await produce(config(available, 'top'), available);
+    expect(seen.get('top')).toEqual({ base: true, mid: true, top: true, lone: false });
+    seen.clear();
+    await produce(config(available, 'lone'), available);
+    expect(seen.get('lone')).toEqual({ base: false, mid: false, top: false, lone: true });
+  });
+
   it('refuses files of a target the reader did not declare', async () => {
     const base = fake('base');
     const sneaky = fake('sneaky', { reads: ['base'] });

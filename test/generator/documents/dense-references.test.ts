@@ -76,6 +76,7 @@ function markdown(model: ApiModel): OutputFile[] {
     readExisting: () => undefined,
     options: DEFAULT_TARGET_OPTIONS,
     filesOf: async () => [],
+    produces: () => true,
     report: () => undefined,
   };
   return renderMarkdown(ctx);

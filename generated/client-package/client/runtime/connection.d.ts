@@ -58,6 +58,8 @@ export interface DocumentSpec {
     readonly credentialHeaders: readonly string[];
     /** Names of the query parameters API-key schemes use, removed likewise. */
     readonly credentialQuery: readonly string[];
+    /** False when the client was generated without validators: no operation has response checks. */
+    readonly responseChecks?: false;
 }
 /** An open connection: what every operation function takes first. */
 export interface Connection {

@@ -13,6 +13,9 @@ import { buildRequest } from './request.js';
 /** The headers that always carry credentials, besides the document's API-key headers. */
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
 export function openConnection(options, document) {
+    if (document.responseChecks === false && (options.validateResponses ?? false) !== false) {
+        throw new Error('validateResponses: this client was generated without the validators target, so it has no response checks; generate that target too, or leave validateResponses off');
+    }
     const credentials = { ...options.auth };
     if (document.basicShorthand !== undefined && options.email !== undefined && options.apiKey !== undefined) {
         credentials[document.basicShorthand] ??= { username: options.email, password: options.apiKey };

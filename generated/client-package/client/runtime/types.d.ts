@@ -166,7 +166,7 @@ export interface OperationSpec {
     };
     /** The call resolves to the whole answer (status, headers, body), not the body: the operation documents a redirect. */
     readonly answer?: true;
-    /** This operation's response checks, imported on first use (a chunk of its own in a bundle). */
+    /** This operation's response checks, imported on first use (a chunk of its own in a bundle); absent from a client generated without the validators target. */
     readonly checks?: () => Promise<ResponseChecks>;
 }
 /** Conventions of our own API the document follows (see the generator's model). */

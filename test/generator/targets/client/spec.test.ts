@@ -37,6 +37,7 @@ beforeAll(async () => {
     readExisting: () => undefined,
     options: DEFAULT_TARGET_OPTIONS,
     filesOf: async () => [],
+    produces: () => true,
     report: () => undefined,
   };
   for (const target of [typesTarget, validatorsTarget] as Target[]) {

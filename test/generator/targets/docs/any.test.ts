@@ -211,6 +211,7 @@ function context(): TargetContext {
     readExisting: () => undefined,
     options: DEFAULT_TARGET_OPTIONS,
     filesOf: async () => [],
+    produces: () => true,
     report: () => undefined,
   };
 }

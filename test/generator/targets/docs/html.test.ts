@@ -56,6 +56,7 @@ function context(given: ApiModel): TargetContext {
     readExisting: () => undefined,
     options: DEFAULT_TARGET_OPTIONS,
     filesOf: async () => [],
+    produces: () => true,
     report: () => undefined,
   };
 }

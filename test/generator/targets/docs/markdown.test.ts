@@ -266,6 +266,7 @@ function context(): TargetContext {
     readExisting: () => undefined,
     options: DEFAULT_TARGET_OPTIONS,
     filesOf: async () => [],
+    produces: () => true,
     report: () => undefined,
   };
 }

@@ -36,6 +36,7 @@ beforeAll(async () => {
     readExisting: () => undefined,
     options: DEFAULT_TARGET_OPTIONS,
     filesOf: async () => [],
+    produces: () => true,
     report: () => undefined,
   });
 }, 60_000);

@@ -23,6 +23,7 @@ it('cuts each loop once, where it closes, and reports the schema with file and l
     report: (message) => reports.push(message),
     options: DEFAULT_TARGET_OPTIONS,
     filesOf: async () => [],
+    produces: () => true,
   });
   const contents = file!.contents;
   expect(contents).toContain('ItemValue: string & (unknown | unknown[]);');

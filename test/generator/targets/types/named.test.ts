@@ -23,6 +23,7 @@ async function typesModule(model: ApiModel): Promise<string> {
     report: () => {},
     options: DEFAULT_TARGET_OPTIONS,
     filesOf: async () => [],
+    produces: () => true,
   });
   return file!.contents;
 }

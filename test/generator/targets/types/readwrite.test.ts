@@ -22,6 +22,7 @@ it('types requests without readOnly fields, and responses and named types withou
     report: () => {},
     options: DEFAULT_TARGET_OPTIONS,
     filesOf: async () => [],
+    produces: () => true,
   });
   writeFileSync(join(project.root, 'types.ts'), file!.contents);
   writeFileSync(

@@ -92,6 +92,7 @@ describe('validators target output', () => {
       readExisting: () => undefined,
       options: DEFAULT_TARGET_OPTIONS,
       filesOf: async () => [],
+      produces: () => true,
       report: () => undefined,
     });
     const runtime = readdirSync(join(repoRoot, 'runtime/validators-runtime')).filter((name) => name.endsWith('.ts')).sort();
