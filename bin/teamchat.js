@@ -13,11 +13,13 @@ if (args.length === 1 && (args[0] === '--help' || args[0] === '--version') && pr
 
 let main;
 try {
-  // Before the command's modules load: the V8 flags of a one-shot run (dist/generator/cli/tiering.js).
+  // Before the command's modules load: how busy the cores are from here on (dist/generator/cpu.js),
+  // and the V8 flags of a one-shot run (dist/generator/cli/tiering.js).
+  (await import('../dist/generator/cpu.js')).markStart();
   (await import('../dist/generator/cli/tiering.js')).tuneTiering(args);
   ({ main } = await import('../dist/generator/cli/main.js'));
 } catch (error) {
-  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !/dist\/generator\/cli\/(main|tiering)\.js/.test(String(error.message))) throw error;
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !/dist\/generator\/(cpu|cli\/main|cli\/tiering)\.js/.test(String(error.message))) throw error;
   process.stderr.write('teamchat: the compiled CLI is missing (dist/); run `npm run build` in the teamchat-api folder\n');
   process.exit(1);
 }

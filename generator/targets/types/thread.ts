@@ -19,6 +19,7 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { idleCoresSinceStart } from '../../cpu.js';
 import type { DocumentDeclarations, OperationId } from './declarations.js';
 
 /** What the main thread posts: the bundled document as loaded. */
@@ -33,8 +34,10 @@ export type ThreadAnswer = { declarations: DocumentDeclarations; operations: Ope
  * `TEAMCHAT_TYPES_THREAD`: `off` keeps the types target on the main thread,
  * `on` uses the thread wherever it can run. Unset, the thread is used for a
  * spec of `THREAD_MIN_SPEC_BYTES` or more when a core is free for it: two
- * cores or more, and a load average over the last minute that leaves one
- * idle. On busy cores the thread only adds its own
+ * cores or more, and at least half a core idle on average while the command
+ * started (`generator/cpu.ts`); where that was not measured (a program
+ * calling the generator, no `/proc/stat`), a load average over the last
+ * minute that leaves one idle. On busy cores the thread only adds its own
  * CPU time (its start-up, the document copied across) and the wait does
  * not shrink (decision 0031).
  */
@@ -49,11 +52,19 @@ const SWITCH = 'TEAMCHAT_TYPES_THREAD';
  */
 export const THREAD_MIN_SPEC_BYTES = 512 * 1024;
 
-/** Whether to use the thread, given `TEAMCHAT_TYPES_THREAD`, the spec root file's size, the cores and the last minute's load average. */
-export function threadWanted(setting: string | undefined, specBytes: number, cores: number, load: number): boolean {
+/** Cores idle on average since the command started (`idleCoresSinceStart`) that count as one free for the thread. */
+export const THREAD_MIN_IDLE_CORES = 0.5;
+
+/**
+ * Whether to use the thread, given `TEAMCHAT_TYPES_THREAD`, the spec root
+ * file's size, the cores, the last minute's load average, and the cores idle
+ * since the command started (undefined: not measured).
+ */
+export function threadWanted(setting: string | undefined, specBytes: number, cores: number, load: number, idle?: number): boolean {
   if (setting === 'off') return false;
   if (setting === 'on') return true;
-  return specBytes >= THREAD_MIN_SPEC_BYTES && cores >= 2 && load <= cores - 1;
+  if (specBytes < THREAD_MIN_SPEC_BYTES || cores < 2) return false;
+  return idle === undefined ? load <= cores - 1 : idle >= THREAD_MIN_IDLE_CORES;
 }
 
 export class TypesThread {
@@ -108,7 +119,8 @@ function sameOperations(a: readonly OperationId[], b: readonly OperationId[]): b
 /** A worker for the declarations of the spec at `spec`, or undefined where one would not pay or cannot run. */
 export function startTypesThread(spec: string): TypesThread | undefined {
   const size = statSync(spec, { throwIfNoEntry: false })?.size ?? 0;
-  if (!threadWanted(process.env[SWITCH], size, availableParallelism(), loadavg()[0]!)) return undefined;
+  const cores = availableParallelism();
+  if (!threadWanted(process.env[SWITCH], size, cores, loadavg()[0]!, idleCoresSinceStart(cores))) return undefined;
   const script = new URL('./worker.js', import.meta.url);
   if (!import.meta.url.endsWith('.js') || !existsSync(fileURLToPath(script))) return undefined;
   try {

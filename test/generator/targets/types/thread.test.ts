@@ -11,9 +11,11 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { idleCores, idleCoresSinceStart, markStart, sampleCpu } from '../../../../generator/cpu.js';
 import { loadSpec } from '../../../../generator/load/index.js';
 import { buildModel } from '../../../../generator/model/build.js';
 import { documentDeclarations, type DocumentDeclarations, type OperationId } from '../../../../generator/targets/types/declarations.js';
@@ -89,6 +91,52 @@ describe('when the thread is used', () => {
     ['off, large spec, idle cores', 'off', large, 8, 0, false],
   ])('%s', (_case, setting, bytes, cores, load, want) => {
     expect(threadWanted(setting, bytes, cores, load)).toBe(want);
+  });
+
+  it.each([
+    ['a core idle since start, a load average from earlier runs', undefined, large, 2, 1.6, 1, true],
+    ['no core idle since start, a low load average', undefined, large, 2, 0.2, 0.1, false],
+    ['half a core idle', undefined, large, 2, 2, 0.5, true],
+    ['idle cores, one core', undefined, large, 1, 0, 1, false],
+    ['idle cores, small spec', undefined, large - 1, 2, 0, 1, false],
+    ['off, idle cores', 'off', large, 2, 0, 1, false],
+  ])('measured since start: %s', (_case, setting, bytes, cores, load, idle, want) => {
+    expect(threadWanted(setting, bytes, cores, load, idle)).toBe(want);
+  });
+});
+
+describe('idle cores from /proc/stat', () => {
+  const stat = (user: number, idle: number, iowait: number) => `cpu  ${user} 0 10 ${idle} ${iowait} 0 0 0 0 0\ncpu0 1 2 3 4\n`;
+
+  it('reads the first line: all ticks, and idle plus iowait', () => {
+    expect(sampleCpu(() => stat(100, 50, 5))).toEqual({ total: 165, idle: 55 });
+  });
+
+  it('gives undefined where there is no such line or no file', () => {
+    expect(sampleCpu(() => 'intr 1 2 3\n')).toBeUndefined();
+    expect(sampleCpu(() => 'cpu  1 2 x 4\n')).toBeUndefined();
+    expect(
+      sampleCpu(() => {
+        throw new Error('ENOENT');
+      }),
+    ).toBeUndefined();
+  });
+
+  it('counts the cores idle on average between two samples, and not over too short a window', () => {
+    const from = sampleCpu(() => stat(100, 50, 0))!;
+    expect(idleCores(from, sampleCpu(() => stat(110, 60, 0))!, 2)).toBe(1);
+    expect(idleCores(from, sampleCpu(() => stat(120, 50, 0))!, 2)).toBe(0);
+    expect(idleCores(from, sampleCpu(() => stat(103, 52, 0))!, 2)).toBeUndefined();
+  });
+
+  it('is measured on this machine after a command starts', () => {
+    markStart();
+    const started = performance.now();
+    while (performance.now() - started < 150);
+    const idle = idleCoresSinceStart(availableParallelism());
+    // Where /proc/stat exists the window holds enough ticks; at most every core sat idle.
+    if (sampleCpu() !== undefined) expect(idle).toBeGreaterThanOrEqual(0);
+    if (idle !== undefined) expect(idle).toBeLessThanOrEqual(availableParallelism());
   });
 });
 
