@@ -11,6 +11,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { typescript } from './cjs.js';
 import { ConfigError, type UserConfig } from './config.js';
+import { importModule } from './esm.js';
 
 export const CONFIG_FILES = ['teamchat.config.json', 'teamchat.config.mjs', 'teamchat.config.ts'] as const;
 
@@ -80,7 +81,7 @@ async function importTsConfig(file: string): Promise<unknown> {
 
 async function importConfig(path: string, shownAs: string): Promise<unknown> {
   try {
-    return (await import(pathToFileURL(path).href)) as unknown;
+    return await importModule<unknown>(pathToFileURL(path).href);
   } catch (error) {
     throw new ConfigError(`${shownAs}: ${error instanceof Error ? error.message : String(error)}`);
   }

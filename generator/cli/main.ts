@@ -44,6 +44,10 @@ function withoutHelpRenderedAhead(argv: Argv): Argv {
   return argv;
 }
 
+// Run as a script (`tsx generator/cli/main.ts`). No top-level await: the command's bundle (dist/cli.cjs) is CommonJS.
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await main(hideBin(process.argv));
+  main(hideBin(process.argv)).catch((error: unknown) => {
+    process.exitCode = 1;
+    throw error;
+  });
 }

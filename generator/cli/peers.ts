@@ -4,8 +4,9 @@
  * A command that needs them checks first and names the install command; the
  * reference server lists its own packages at its entry point.
  */
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../config.js';
 
 /** Packages the mock server (the generated bindings on Fastify) needs. */
@@ -18,20 +19,19 @@ export function requirePeers(command: string, names: readonly string[]): void {
 }
 
 /**
- * Found beside the generator by ESM resolution, or (for packages with no
- * entry point, like @redocly/cli) by its manifest; with `root`, also from the
- * project there.
+ * Installed where Node looks for it from the generator: a `node_modules/<name>`
+ * folder with a `package.json` in this module's folder or any above it; with
+ * `root`, also from the project there. The manifest is looked for, not the
+ * entry point, so a package with no entry point (@redocly/cli) or only an ESM
+ * one counts, and the answer does not depend on how this module was loaded
+ * (the command's bundle is CommonJS).
  */
 export function installed(name: string, root?: string): boolean {
-  const attempts = [() => import.meta.resolve(name), () => createRequire(import.meta.url).resolve(`${name}/package.json`)];
-  if (root !== undefined) attempts.push(() => createRequire(join(root, 'package.json')).resolve(`${name}/package.json`));
-  for (const attempt of attempts) {
-    try {
-      attempt();
-      return true;
-    } catch {
-      // try the next way
+  const starts = [dirname(fileURLToPath(import.meta.url)), ...(root === undefined ? [] : [resolve(root)])];
+  return starts.some((start) => {
+    for (let dir = start; ; dir = dirname(dir)) {
+      if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return true;
+      if (dirname(dir) === dir) return false;
     }
-  }
-  return false;
+  });
 }

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { typescript } from '../cjs.js';
 import { ConfigError, type GenerateConfig } from '../config.js';
 import { produce } from './pipeline.js';
+import { importModule, resolveModule } from '../esm.js';
 
 /** Where the in-memory output pretends to live; nothing is written there. */
 const MOCK_OUT = '.teamchat-mock';
@@ -51,9 +52,9 @@ export async function startSpecMock(config: GenerateConfig, listen = listenAddre
       await writeFile(path, packagesResolvedHere(outputText));
     }
     const [{ default: Fastify }, server, mock] = await Promise.all([
-      import('fastify'),
-      import(pathToFileURL(join(dir, 'server.js')).href) as Promise<GeneratedServer>,
-      import(pathToFileURL(join(dir, 'mock-handlers.js')).href) as Promise<{ mockHandlers: unknown }>,
+      importModule<typeof import('fastify')>('fastify'),
+      importModule<GeneratedServer>(pathToFileURL(join(dir, 'server.js')).href),
+      importModule<{ mockHandlers: unknown }>(pathToFileURL(join(dir, 'mock-handlers.js')).href),
     ]);
     // Errors Fastify raises before routing answer in the document's error body too.
     const app = Fastify({ frameworkErrors: server.frameworkErrors, logger: false });
@@ -87,6 +88,6 @@ interface GeneratedServer {
  */
 function packagesResolvedHere(code: string): string {
   return code.replace(/(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"./][^'"]*)\2/g, (whole, lead: string, quote: string, specifier: string) =>
-    specifier.startsWith('node:') ? whole : `${lead}${quote}${import.meta.resolve(specifier)}${quote}`,
+    specifier.startsWith('node:') ? whole : `${lead}${quote}${resolveModule(specifier)}${quote}`,
   );
 }

@@ -13,6 +13,7 @@ import type { GenerateConfig } from '../config.js';
 import type { SourceMap } from '../load/index.js';
 import type { ApiModel } from '../model/types.js';
 import { produce } from '../cli/pipeline.js';
+import { importModule } from '../esm.js';
 
 const OUT = '.teamchat-conformance';
 
@@ -64,7 +65,7 @@ export async function loadDocument(config: GenerateConfig): Promise<ConformanceD
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, outputText);
     }
-    const validators = (await import(pathToFileURL(join(dir, 'validators.js')).href)) as Validators;
+    const validators = await importModule<Validators>(pathToFileURL(join(dir, 'validators.js')).href);
     const document = produced.model.openapi ?? {};
     return { model: produced.model, document, sources: produced.sources, validators };
   } finally {

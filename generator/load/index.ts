@@ -16,6 +16,7 @@ import { normalise } from './normalise.js';
 import { formatLocation, SpecError } from './errors.js';
 import { SourceMap } from './source-map.js';
 import { isRecord, valueAtPointer, walkDocument } from './walk.js';
+import { importModule } from '../esm.js';
 
 export { SpecError } from './errors.js';
 export { SourceMap } from './source-map.js';
@@ -245,15 +246,15 @@ interface Bundler {
 async function bundler(root: string): Promise<Bundler> {
   const configPath = join(root, 'redocly.yaml');
   if (!existsSync(configPath)) {
-    const oas = await import('@redocly/openapi-core/lib/bundle-oas');
+    const oas = await importModule<typeof import('@redocly/openapi-core/lib/bundle-oas')>('@redocly/openapi-core/lib/bundle-oas');
     const entry = createRequire(import.meta.url).resolve('@redocly/openapi-core/lib/bundle-oas');
-    const resolver = (await import(pathToFileURL(join(dirname(entry), '../resolve.js')).href).catch(() => ({}))) as { BaseResolver?: typeof BaseResolver };
+    const resolver = await importModule<{ BaseResolver?: typeof BaseResolver }>(pathToFileURL(join(dirname(entry), '../resolve.js')).href).catch(() => ({}) as { BaseResolver?: typeof BaseResolver });
     const Resolver = resolver.BaseResolver;
     if (Resolver !== undefined) {
       return { config: oas.createEmptyRedoclyConfig(), Resolver, bundle: oas.bundleOas as unknown as typeof BundleFn };
     }
   }
-  const core = await import('@redocly/openapi-core');
+  const core = await importModule<typeof import('@redocly/openapi-core')>('@redocly/openapi-core');
   const config = existsSync(configPath) ? await core.loadConfig({ configPath }) : await core.createConfig({});
   return { config, Resolver: core.BaseResolver, bundle: core.bundle };
 }

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type MarkdownIt from 'markdown-it';
+import { importModule } from '../../esm.js';
 
 export const DOCS_PEERS = ['@redocly/cli', 'markdown-it'] as const;
 
@@ -39,6 +40,6 @@ export function requireDocsPeers(root: string): void {
 export async function loadMarkdownIt(root: string): Promise<typeof MarkdownIt> {
   const entry = resolvePeer('markdown-it', root);
   if (entry === undefined) throw new Error('the docs target renders its HTML pages with markdown-it, which is not installed: `npm install --save-dev markdown-it`');
-  const loaded = (await import(pathToFileURL(entry).href)) as { default: typeof MarkdownIt };
+  const loaded = await importModule<{ default: typeof MarkdownIt }>(pathToFileURL(entry).href);
   return loaded.default;
 }
