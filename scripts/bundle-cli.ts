@@ -29,8 +29,14 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
-/** Modules of dist/generator/ loaded from where they are: the `types` worker (a thread's own entry), and the module that runs `import()` for the rest (generator/esm.ts). */
-const OUTSIDE = new Set(['generator/targets/types/worker.js', 'generator/esm.js']);
+/**
+ * Modules of dist/generator/ loaded from where they are: the `types` worker
+ * (a thread's own entry), the module that runs `import()` for the rest
+ * (generator/esm.ts), and the one whose start sample bin/teamchat.js takes
+ * before the bundle loads (generator/cpu.ts), which must be the same
+ * instance the bundle reads.
+ */
+const OUTSIDE = new Set(['generator/targets/types/worker.js', 'generator/esm.js', 'generator/cpu.js']);
 
 /** The modules of dist/ the bundle holds; every other file of dist/ is loaded from where it is. */
 function bundled(dist: string, file: string): boolean {
