@@ -44,6 +44,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --narrow-sizes LIST  narrows section: messages added to the demo (default: 100,100000)
   --load-nice N        nice level of the load generator (default: 10)
   --skip-synthetic     generation: leave out the synthetic document
+  --generation-spec PATH  generation: also time this document (OpenAPI YAML or JSON), e.g. GitHub's description
+                       (\`npm pack @octokit/openapi\`, then package/generated/api.github.com.json)
   --bundle-spec PATH   bundle section: also measure this document (OpenAPI YAML or JSON, any size), all three
                        clients generated for it in the same run
   --bundle-operation ID  the operation the --bundle-spec apps call (default: get-message)
@@ -68,6 +70,7 @@ function readArgs() {
         'load-nice': { type: 'string', default: '10' },
         'skip-synthetic': { type: 'boolean', default: false },
         'bundle-spec': { type: 'string' },
+        'generation-spec': { type: 'string' },
         'bundle-operation': { type: 'string', default: 'get-message' },
       },
     }).values;
@@ -137,7 +140,13 @@ if (sections.has('generation')) {
   const capMs = Number(args['cap-seconds']) * 1000;
   // The large synthetic document of test/support/synthetic-spec.ts (1,052 operations, OpenAPI 3.0, deep allOf, a 120-kind union).
   const { syntheticSpec } = await import('../test/support/synthetic-spec.js');
-  const extra = !args['skip-synthetic'] ? [{ label: 'synthetic', doc: syntheticSpec(), runs: args.runs === undefined ? 3 : Number(args.runs) }] : [];
+  const extraRuns = args.runs === undefined ? 3 : Number(args.runs);
+  const extra = !args['skip-synthetic'] ? [{ label: 'synthetic', doc: syntheticSpec(), runs: extraRuns }] : [];
+  const own = args['generation-spec'];
+  if (own !== undefined) {
+    const { readDocument } = await import('./specs.js');
+    extra.push({ label: basename(own).replace(/\.(ya?ml|json)$/i, ''), doc: readDocument(own), runs: extraRuns });
+  }
   const rows = await benchGeneration(root, bundled, { factors, runs, log, capMs, extra });
   results.generation = rows;
   console.log(`## Generation: cold runs, wall time (median of ${factors.map((f) => `${runs(f)} at ${f}x`).join(', ')})\n`);

@@ -73,7 +73,8 @@ export interface ScratchProject {
  */
 export function scratchProject(root: string, doc: Doc, label: string): ScratchProject {
   const dir = mkdtempSync(join(tmpdir(), `teamchat-bench-${label}-`));
-  for (const path of COPIED) cpSync(join(root, path), join(dir, path), { recursive: true });
+  // Timestamps kept: bin/teamchat.js runs dist/cli.cjs only while it is newer than dist/.tsbuildinfo.
+  for (const path of COPIED) cpSync(join(root, path), join(dir, path), { recursive: true, preserveTimestamps: true });
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
   mkdirSync(join(dir, 'spec'));
   writeFileSync(join(dir, 'spec/openapi.json'), JSON.stringify(doc, null, 2));
