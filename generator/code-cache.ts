@@ -1,10 +1,13 @@
 /**
  * A V8 code cache for TypeScript's 9 MB `typescript.js`, which the `types`
  * target (through openapi-typescript), the client package and `.ts` configs
- * load. Compiling it is about half of the CPU of a cold `generate` of a small
- * spec; with the cache V8 skips parsing and compiling the functions a run
- * used, about 0.12 s per process. Node 22 has `module.enableCompileCache()`;
- * Node 20 does not, hence this.
+ * load, and for the command's own bundle (`dist/cli.cjs`, which
+ * `bin/teamchat.js` loads here; decision 0038). Compiling TypeScript is about
+ * half of the CPU of a cold `generate` of a small spec; with the cache V8
+ * skips parsing and compiling the functions a run used, about 0.12 s per
+ * process. Node 22 has `module.enableCompileCache()`; Node 20 does not,
+ * hence this. Code compiled from the cache cannot run `import()` on Node 20,
+ * so a module loaded here must have none (`generator/esm.ts`).
  *
  * The module is compiled with `vm.Script` and registered in `require.cache`
  * under its own path before it runs, so every later `require('typescript')`
