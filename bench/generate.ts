@@ -7,17 +7,21 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { clearOutput, peers, type Peer } from './peers.js';
+import { clearOutput, orvalClient, peers, type Peer } from './peers.js';
 import { scaledSpec, scratchProject, type ScratchProject } from './specs.js';
 import { median, timeNodeProcess } from './stats.js';
 
 /** Our targets that have a counterpart in the peers' output (everything but the Redocly docs). */
 export const LIKE_FOR_LIKE = 'types,validators,client,server';
-/** The row every ratio of a size divides by. */
+/** The row every ratio of a size divides by, but those of tools with a counterpart of their own (`base`). */
 export const BASELINE = 'teamchat generate --only (no docs)';
+/** Our run that orval's client alone is compared with. */
+const CLIENT_ONLY = 'teamchat generate --only types,client';
 
 interface Tool {
   name: string;
+  /** The tool whose time in the same round this one's is divided by (default `BASELINE`). */
+  base?: string;
   /** Wall and CPU time, or undefined past `capMs`. */
   run(project: ScratchProject, capMs?: number): { ms: number; cpuMs: number } | undefined;
 }
@@ -32,9 +36,10 @@ function ours(name: string, extra: string[], fresh: boolean): Tool {
   };
 }
 
-function peer(p: Peer): Tool {
+function peer(p: Peer, base?: string): Tool {
   return {
     name: p.name,
+    ...(base !== undefined && { base }),
     run: (project, capMs) => {
       clearOutput(project.dir, p);
       return timeNodeProcess(p.args(project.spec), project.dir, capMs);
@@ -48,7 +53,9 @@ const TOOLS: Tool[] = [
   ours('teamchat generate --check (all targets)', ['--check'], false),
   ours(BASELINE, ['--only', LIKE_FOR_LIKE], true),
   ours('teamchat generate --check --only (no docs)', ['--check', '--only', LIKE_FOR_LIKE], false),
-  ...peers.map(peer),
+  ...peers.map((p) => peer(p)),
+  ours(CLIENT_ONLY, ['--only', 'types,client'], true),
+  peer(orvalClient, CLIENT_ONLY),
 ];
 
 export interface GenerationRow {
@@ -62,7 +69,11 @@ export interface GenerationRow {
   runs: number[];
   /** Set when a run passed the time cap: the tool was not run again at this size and has no median. */
   cappedAtMs?: number;
-  /** Median over rounds of this tool's time over the baseline's in the same round (>1: slower than ours). */
+  /** Set when a run failed (its first line of output): the tool was not run again at this size and has no median. */
+  failed?: string;
+  /** The row `ratioVsBaseline` divides by. */
+  base: string;
+  /** Median over rounds of this tool's time over its base's in the same round (>1: slower than ours). */
   ratioVsBaseline: number;
   /** CPU time (user + system) of each run, as `runs`. */
   cpuRuns: number[];
@@ -100,11 +111,21 @@ export async function benchGeneration(root: string, bundled: Record<string, unkn
       const times: Record<string, number[]> = Object.fromEntries(TOOLS.map((t) => [t.name, []]));
       const cpu: Record<string, number[]> = Object.fromEntries(TOOLS.map((t) => [t.name, []]));
       const capped = new Set<string>();
+      const failed = new Map<string, string>();
       for (let round = 0; round < rounds; round++) {
         options.log(`generation ${label}: round ${round + 1}/${rounds}`);
         for (const tool of TOOLS) {
-          if (capped.has(tool.name)) continue;
-          const measured = tool.run(project, options.capMs);
+          if (capped.has(tool.name) || failed.has(tool.name)) continue;
+          let measured: ReturnType<Tool['run']>;
+          try {
+            measured = tool.run(project, options.capMs);
+          } catch (error) {
+            // A peer that cannot read the document (orval's zod output on some large ones) is reported, not fatal.
+            const reason = failureLine(error);
+            options.log(`generation ${label}: ${tool.name} failed: ${reason}`);
+            failed.set(tool.name, reason);
+            continue;
+          }
           if (measured === undefined) capped.add(tool.name);
           else {
             times[tool.name]!.push(measured.ms);
@@ -112,11 +133,13 @@ export async function benchGeneration(root: string, bundled: Record<string, unkn
           }
         }
       }
-      const base = times[BASELINE]!;
-      const baseCpu = cpu[BASELINE]!;
       for (const tool of TOOLS) {
-        const runs = capped.has(tool.name) ? [] : times[tool.name]!;
-        const cpuRuns = capped.has(tool.name) ? [] : cpu[tool.name]!;
+        const out = capped.has(tool.name) || failed.has(tool.name);
+        const runs = out ? [] : times[tool.name]!;
+        const cpuRuns = out ? [] : cpu[tool.name]!;
+        const baseName = tool.base ?? BASELINE;
+        const base = times[baseName]!;
+        const baseCpu = cpu[baseName]!;
         const at1 = spec === undefined ? rows.find((r) => r.factor === 1 && r.tool === tool.name) : undefined;
         const medianMs = median(runs);
         rows.push({
@@ -127,6 +150,8 @@ export async function benchGeneration(root: string, bundled: Record<string, unkn
           medianMs,
           runs: runs.map(Math.round),
           ...(capped.has(tool.name) && { cappedAtMs: options.capMs }),
+          ...(failed.has(tool.name) && { failed: failed.get(tool.name)! }),
+          base: baseName,
           ratioVsBaseline: median(runs.map((ms, i) => ms / base[i]!)),
           cpuRuns: cpuRuns.map(Math.round),
           cpuMedianMs: median(cpuRuns),
@@ -139,4 +164,11 @@ export async function benchGeneration(root: string, bundled: Record<string, unkn
     }
   }
   return rows;
+}
+
+/** The first line of a failed run's output that says what went wrong. */
+function failureLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  return (lines.find((line) => /error/i.test(line) && !line.startsWith('at ')) ?? lines[0] ?? 'failed').slice(0, 200);
 }

@@ -55,6 +55,13 @@ export const orval: Peer = {
   args: () => [bin('orval'), '--config', 'orval.config.cjs'],
 };
 
+/** orval's fetch client alone (the `client` project of the same config): the counterpart of our `types,client`. */
+export const orvalClient: Peer = {
+  ...orval,
+  name: 'orval (client only)',
+  args: () => [bin('orval'), '--config', 'orval.config.cjs', '--project', 'client'],
+};
+
 export const peers: Peer[] = [heyApi, orval];
 
 export function clearOutput(projectDir: string, peer: Peer): void {
