@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { ArgumentsCamelCase, Argv, InferredOptionTypes } from 'yargs';
-import { OPTIONS, yargsOptions } from '../../config.js';
+import { ConfigError, OPTIONS, yargsOptions } from '../../config.js';
 import { loadUserConfig } from '../../config-file.js';
 import { requirePeers } from '../peers.js';
 import { wrap, type Output } from '../wrapper.js';
@@ -27,11 +27,13 @@ export const lintCommand = {
   }),
 };
 
-/** Runs the project's own @redocly/cli with node (no shell, no PATH lookup), output passed through. */
+/**
+ * Runs @redocly/cli with node (no shell, no PATH lookup), output passed through: the project's
+ * own, else the one beside the generator, where `requirePeers` found it.
+ */
 function runRedocly(root: string, args: string[]): Promise<number> {
-  const require = createRequire(join(root, 'package.json'));
-  const manifestPath = require.resolve('@redocly/cli/package.json');
-  const manifest = require(manifestPath) as { bin: string | Record<string, string> };
+  const manifestPath = redoclyManifest(root);
+  const manifest = createRequire(manifestPath)(manifestPath) as { bin: string | Record<string, string> };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.redocly;
   if (bin === undefined) throw new Error('@redocly/cli declares no redocly executable');
   return new Promise((resolve, reject) => {
@@ -43,4 +45,15 @@ function runRedocly(root: string, args: string[]): Promise<number> {
     child.on('error', reject);
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+}
+
+function redoclyManifest(root: string): string {
+  for (const from of [join(root, 'package.json'), import.meta.url]) {
+    try {
+      return createRequire(from).resolve('@redocly/cli/package.json');
+    } catch {
+      // not installed there
+    }
+  }
+  throw new ConfigError('teamchat lint needs @redocly/cli, not installed: `npm install --save-dev @redocly/cli`');
 }
