@@ -7,10 +7,11 @@
  * modules on every run: about 60 ms of a 0.4 s run on our spec. Decision
  * 0038.
  *
- * - Packages stay outside (`require` from dist/, as before), and so does every
- *   other part of dist/: the reference server, the generated modules, and
- *   the `types` worker, a thread's own entry. Their imports are rewritten to
- *   paths from dist/.
+ * - Packages stay outside, loaded from node_modules by `require` (an ES-only
+ *   one such as yargs as an ES module, Node 20.19 and later), and so does
+ *   every other part of dist/: the reference server, the generated modules,
+ *   the `types` worker (a thread's own entry), and the two modules named in
+ *   `OUTSIDE`. Imports of those are rewritten to paths from dist/.
  * - Each module keeps its own `import.meta.url` (the file it was compiled
  *   to, found from the bundle's folder at run time), which the generator
  *   uses to find its package folder, the worker and packages.
